@@ -1,0 +1,3 @@
+"""Risk Arena: a tournament arena for RISK-playing programs."""
+
+__version__ = "0.1.0"

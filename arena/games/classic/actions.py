@@ -1,0 +1,258 @@
+"""Actions a seat can take, as small hashable dataclasses, and their JSON form.
+
+JSON keys use the rule book's words (``from``, ``to``, ``dice``); territories and cards are ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from arena.errors import MalformedActionError
+
+REROLL_POLICIES = ("ask", "auto", "never")
+"""How an attacker holding an advantage card re-rolls inside an attack: ``ask`` for each battle,
+``auto`` re-rolls its lowest die that lost or tied its comparison, ``never`` does not re-roll."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Claim one unclaimed territory with one army (setup)."""
+
+    territory: int
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Put armies on own territories: one army in setup, all new armies when reinforcing.
+
+    ``placements`` is a tuple of (territory, armies) pairs.
+    """
+
+    placements: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def on(cls, territory: int, armies: int = 1) -> Place:
+        """All armies on one territory."""
+        return cls(((territory, armies),))
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceNeutral:
+    """2-player setup: put one neutral army on a neutral territory."""
+
+    territory: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseHeadquarters:
+    """Capital RISK: secretly choose one own territory as headquarters."""
+
+    territory: int
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Trade a set of three cards (ids), or decline with ``cards=None``.
+
+    ``bonus_territory`` picks which owned territory shown on the set gets the +2 armies
+    (default: the first one in card order).
+    """
+
+    cards: tuple[int, int, int] | None
+    bonus_territory: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """Attack ``target`` from ``source`` rolling ``dice`` (1-3).
+
+    Without ``until`` this is one roll. With ``until=K`` rolls repeat (each with as many of
+    ``dice`` as the armies allow) until the territory is captured or ``source`` is down to
+    ``K`` armies (K ≥ 1). ``reroll`` is the advantage re-roll policy inside this attack.
+    """
+
+    source: int
+    target: int
+    dice: int
+    until: int | None = None
+    reroll: str = "ask"
+
+
+@dataclass(frozen=True, slots=True)
+class EndAttack:
+    """Stop attacking this turn and go on to fortify."""
+
+
+@dataclass(frozen=True, slots=True)
+class Defend:
+    """Roll ``dice`` (1-2) in defence of the attacked territory."""
+
+    dice: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """Advantage re-roll: re-roll the attacker's die at index ``die`` of the roll, or None."""
+
+    die: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Occupy:
+    """Move ``armies`` in total into the territory just captured."""
+
+    armies: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fortify:
+    """Move ``armies`` from ``source`` to ``target`` and end the turn."""
+
+    source: int
+    target: int
+    armies: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the turn without fortifying."""
+
+
+Action: TypeAlias = (
+    Claim
+    | Place
+    | PlaceNeutral
+    | ChooseHeadquarters
+    | Trade
+    | Attack
+    | EndAttack
+    | Defend
+    | Reroll
+    | Occupy
+    | Fortify
+    | EndTurn
+)
+
+KIND_OF: dict[type, str] = {
+    Claim: "claim",
+    Place: "place",
+    PlaceNeutral: "place_neutral",
+    ChooseHeadquarters: "headquarters",
+    Trade: "trade",
+    Attack: "attack",
+    EndAttack: "end_attack",
+    Defend: "defend",
+    Reroll: "reroll",
+    Occupy: "occupy",
+    Fortify: "fortify",
+    EndTurn: "end_turn",
+}
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The JSON form of an action: ``{"kind": ..., fields...}``."""
+    kind = KIND_OF[type(action)]
+    match action:
+        case Claim(t) | PlaceNeutral(t) | ChooseHeadquarters(t):
+            return {"kind": kind, "territory": t}
+        case Place(placements):
+            return {"kind": kind, "placements": [list(p) for p in placements]}
+        case Trade(cards, bonus):
+            out: dict[str, Any] = {"kind": kind, "cards": None if cards is None else list(cards)}
+            if bonus is not None:
+                out["bonus_territory"] = bonus
+            return out
+        case Attack(src, dst, dice, until, reroll):
+            out = {"kind": kind, "from": src, "to": dst, "dice": dice}
+            if until is not None:
+                out["until"] = until
+            if reroll != "ask":
+                out["reroll"] = reroll
+            return out
+        case Defend(dice):
+            return {"kind": kind, "dice": dice}
+        case Reroll(die):
+            return {"kind": kind, "die": die}
+        case Occupy(armies):
+            return {"kind": kind, "armies": armies}
+        case Fortify(src, dst, armies):
+            return {"kind": kind, "from": src, "to": dst, "armies": armies}
+    return {"kind": kind}
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedActionError(f"action field {key!r} must be an integer, got {value!r}")
+    return value
+
+
+def _opt_int(data: dict[str, Any], key: str) -> int | None:
+    return None if data.get(key) is None else _int(data, key)
+
+
+def action_from_dict(data: Any) -> Action:
+    """Parse the JSON form of an action; raises :class:`MalformedActionError` on a bad shape."""
+    if not isinstance(data, dict):
+        raise MalformedActionError(f"an action must be a JSON object, got {data!r}")
+    kind = data.get("kind")
+    try:
+        match kind:
+            case "claim":
+                return Claim(_int(data, "territory"))
+            case "place_neutral":
+                return PlaceNeutral(_int(data, "territory"))
+            case "headquarters":
+                return ChooseHeadquarters(_int(data, "territory"))
+            case "place":
+                pairs = data.get("placements")
+                if not isinstance(pairs, list) or not all(
+                    isinstance(p, list | tuple) and len(p) == 2 for p in pairs
+                ):
+                    raise MalformedActionError(
+                        f"place needs 'placements' as [[territory, armies], ...], got {pairs!r}"
+                    )
+                return Place(
+                    tuple((_int({"t": t}, "t"), _int({"n": n}, "n")) for t, n in pairs)
+                )
+            case "trade":
+                cards = data.get("cards")
+                if cards is None:
+                    return Trade(None)
+                if not isinstance(cards, list) or len(cards) != 3:
+                    raise MalformedActionError(
+                        f"trade needs 'cards' as a list of 3 card ids or null, got {cards!r}"
+                    )
+                ids = tuple(_int({"c": c}, "c") for c in cards)
+                return Trade((ids[0], ids[1], ids[2]), _opt_int(data, "bonus_territory"))
+            case "attack":
+                reroll = data.get("reroll", "ask")
+                if reroll not in REROLL_POLICIES:
+                    raise MalformedActionError(
+                        f"attack 'reroll' must be one of {', '.join(REROLL_POLICIES)}, "
+                        f"got {reroll!r}"
+                    )
+                return Attack(
+                    _int(data, "from"),
+                    _int(data, "to"),
+                    _int(data, "dice"),
+                    _opt_int(data, "until"),
+                    reroll,
+                )
+            case "end_attack":
+                return EndAttack()
+            case "defend":
+                return Defend(_int(data, "dice"))
+            case "reroll":
+                return Reroll(_opt_int(data, "die"))
+            case "occupy":
+                return Occupy(_int(data, "armies"))
+            case "fortify":
+                return Fortify(_int(data, "from"), _int(data, "to"), _int(data, "armies"))
+            case "end_turn":
+                return EndTurn()
+    except MalformedActionError:
+        raise
+    kinds = ", ".join(KIND_OF.values())
+    raise MalformedActionError(f"unknown action kind {kind!r}; expected one of: {kinds}")
