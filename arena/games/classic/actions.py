@@ -213,9 +213,7 @@ def action_from_dict(data: Any) -> Action:
                     raise MalformedActionError(
                         f"place needs 'placements' as [[territory, armies], ...], got {pairs!r}"
                     )
-                return Place(
-                    tuple((_int({"t": t}, "t"), _int({"n": n}, "n")) for t, n in pairs)
-                )
+                return Place(tuple((_int({"t": t}, "t"), _int({"n": n}, "n")) for t, n in pairs))
             case "trade":
                 cards = data.get("cards")
                 if cards is None:

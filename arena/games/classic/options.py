@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from arena.errors import IllegalActionError
 from arena.games.classic.actions import (
     Action,
     Attack,
@@ -24,7 +25,6 @@ from arena.games.classic.actions import (
     Reroll,
     Trade,
 )
-from arena.errors import IllegalActionError
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from arena.errors import IllegalActionError
 from arena.games.classic import cards as cardlib
@@ -42,7 +42,7 @@ from arena.games.classic.rng import Streams
 from arena.games.classic.state import NEUTRAL, UNCLAIMED, ClassicState, Phase
 
 
-class Termination(str, Enum):
+class Termination(StrEnum):
     """Why a game ended."""
 
     DOMINATION = "domination"
@@ -237,7 +237,10 @@ class ClassicRules:
                 else tuple(sorted(c for c in hand if c < len(owner) and owner[c] == seat))
             )
             return Options(
-                kind, seat, sets=tuple(sets), required=self._trade_required(state),
+                kind,
+                seat,
+                sets=tuple(sets),
+                required=self._trade_required(state),
                 bonus_territories=bonus,
             )
         if phase == Phase.REINFORCE:
@@ -258,7 +261,10 @@ class ClassicRules:
             assert state.occupy is not None
             src, dst, least = state.occupy
             return Options(
-                kind, seat, min_armies=least, max_armies=least + armies[src] - 1,
+                kind,
+                seat,
+                min_armies=least,
+                max_armies=least + armies[src] - 1,
                 battle=(src, dst, least),
             )
         return Options(kind, seat, fortifies=tuple(self._fortifies(state, seat)))
@@ -454,9 +460,7 @@ class ClassicRules:
         if action.cards is None:
             if self._trade_required(state):
                 held = len(state.hands[seat])
-                raise IllegalActionError(
-                    f"you hold {held} cards and must trade a set now", action
-                )
+                raise IllegalActionError(f"you hold {held} cards and must trade a set now", action)
             if action.bonus_territory is not None:
                 raise IllegalActionError("a bonus territory needs a traded set", action)
             return
@@ -524,8 +528,7 @@ class ClassicRules:
             )
         if action.reroll not in REROLL_POLICIES:
             raise IllegalActionError(
-                f"reroll policy must be one of {', '.join(REROLL_POLICIES)}, got "
-                f"{action.reroll!r}",
+                f"reroll policy must be one of {', '.join(REROLL_POLICIES)}, got {action.reroll!r}",
                 action,
             )
 
@@ -639,7 +642,9 @@ class ClassicRules:
         s.round = 1
         self._start_turn(s, s.first, ev)
 
-    def _choose_hq(self, s: ClassicState, seat: int, a: ChooseHeadquarters, ev: list[Event]) -> None:
+    def _choose_hq(
+        self, s: ClassicState, seat: int, a: ChooseHeadquarters, ev: list[Event]
+    ) -> None:
         s.hq_pending = _replace(s.hq_pending, seat, a.territory)
         if min(s.hq_pending) >= 0:
             s.hq = s.hq_pending
@@ -656,9 +661,7 @@ class ClassicRules:
         s.forced_trade = False
         s.to_place = self.reinforcements(s, seat)
         ev.append({"type": "turn", "seat": seat, "round": s.round, "reinforcements": s.to_place})
-        s.phase = (
-            Phase.TRADE if cardlib.has_set(s.hands[seat], self._symbols) else Phase.REINFORCE
-        )
+        s.phase = Phase.TRADE if cardlib.has_set(s.hands[seat], self._symbols) else Phase.REINFORCE
 
     def reinforcements(self, state: ClassicState, seat: int) -> int:
         """New armies for territories (÷3, minimum 3) and whole continents held."""
@@ -688,8 +691,14 @@ class ClassicRules:
                 s.armies[bonus] += 2
                 s.bonus_given = True
         ev.append(
-            {"type": "traded", "seat": seat, "cards": list(trio), "armies": value,
-             "bonus_territory": bonus, "sets_traded": s.sets_traded}
+            {
+                "type": "traded",
+                "seat": seat,
+                "cards": list(trio),
+                "armies": value,
+                "bonus_territory": bonus,
+                "sets_traded": s.sets_traded,
+            }
         )
         hand = s.hands[seat]
         if s.forced_trade:
@@ -721,7 +730,7 @@ class ClassicRules:
     def _battle(self, s: ClassicState, ev: list[Event]) -> None:
         """Roll the attack in progress (repeating as it asks) until a decision is needed."""
         while s.attack is not None:
-            src, dst = s.attack[0], s.attack[1]
+            _src, dst = s.attack[0], s.attack[1]
             most = min(2, s.armies[dst])
             defender = self._defender_seat(s)
             if most == 1 or s.always_max[defender] or s.forfeited[defender]:
@@ -762,7 +771,9 @@ class ClassicRules:
         """Re-roll the attacker's lowest die among those that lost or tied their comparison."""
         ranked = sorted(range(len(att)), key=lambda k: -att[k])
         high_def = sorted(dfn, reverse=True)
-        losing = [ranked[k] for k in range(min(len(att), len(dfn))) if att[ranked[k]] <= high_def[k]]
+        losing = [
+            ranked[k] for k in range(min(len(att), len(dfn))) if att[ranked[k]] <= high_def[k]
+        ]
         if not losing:
             return att
         return self._reroll_die(s, att, losing[-1], ev)
@@ -773,7 +784,7 @@ class ClassicRules:
         new = s.streams.die(s.dice_i)
         s.dice_i += 1
         ev.append({"type": "rerolled", "seat": s.seat, "die": index, "old": att[index], "new": new})
-        return att[:index] + (new,) + att[index + 1 :]
+        return (*att[:index], new, *att[index + 1 :])
 
     def _reroll(self, s: ClassicState, seat: int, a: Reroll, ev: list[Event]) -> None:
         assert s.roll is not None
@@ -793,9 +804,16 @@ class ClassicRules:
         s.armies[src] -= att_loss
         s.armies[dst] -= def_loss
         ev.append(
-            {"type": "battle", "seat": s.seat, "from": src, "to": dst, "attacker_dice": list(att),
-             "defender_dice": list(dfn), "attacker_losses": att_loss,
-             "defender_losses": def_loss}
+            {
+                "type": "battle",
+                "seat": s.seat,
+                "from": src,
+                "to": dst,
+                "attacker_dice": list(att),
+                "defender_dice": list(dfn),
+                "attacker_losses": att_loss,
+                "defender_losses": def_loss,
+            }
         )
         if s.armies[dst] == 0:
             self._capture(s, src, dst, len(att), ev)
@@ -814,8 +832,14 @@ class ClassicRules:
         s.conquered = True
         s.attack = None
         ev.append(
-            {"type": "conquered", "seat": seat, "from": src, "to": dst,
-             "previous_owner": previous, "armies": moved}
+            {
+                "type": "conquered",
+                "seat": seat,
+                "from": src,
+                "to": dst,
+                "previous_owner": previous,
+                "armies": moved,
+            }
         )
         if previous >= 0 and previous not in s.owner and previous not in s.eliminated:
             taken = s.hands[previous]
@@ -859,8 +883,13 @@ class ClassicRules:
         s.armies[a.source] -= a.armies
         s.armies[a.target] += a.armies
         ev.append(
-            {"type": "fortified", "seat": seat, "from": a.source, "to": a.target,
-             "armies": a.armies}
+            {
+                "type": "fortified",
+                "seat": seat,
+                "from": a.source,
+                "to": a.target,
+                "armies": a.armies,
+            }
         )
         if self.config.mode == "mission" and self._check_end(s, seat, ev):
             return
@@ -919,9 +948,7 @@ class ClassicRules:
             )
             return held >= mission.territories
         return all(
-            owner[t] == seat
-            for name in mission.continents
-            for t in self._continent_by_name[name]
+            owner[t] == seat for name in mission.continents for t in self._continent_by_name[name]
         )
 
     def capitals_done(self, state: ClassicState, seat: int) -> bool:
@@ -971,7 +998,8 @@ class ClassicRules:
             place = 2
         for i, p in enumerate(survivors):
             tied = i and (counts[p], strength[p]) == (
-                counts[survivors[i - 1]], strength[survivors[i - 1]]
+                counts[survivors[i - 1]],
+                strength[survivors[i - 1]],
             )
             places[p] = places[survivors[i - 1]] if tied else place + i
         place += len(survivors)
@@ -1056,8 +1084,12 @@ class ClassicRules:
         s.hands = _replace(s.hands, seat, ())
         if self._check_end(s, seat, ev):
             return Step(s, ev)
-        turn_phase = s.phase not in (Phase.CLAIM, Phase.PLACE, Phase.PLACE_NEUTRAL,
-                                     Phase.HEADQUARTERS)
+        turn_phase = s.phase not in (
+            Phase.CLAIM,
+            Phase.PLACE,
+            Phase.PLACE_NEUTRAL,
+            Phase.HEADQUARTERS,
+        )
         if turn_phase and s.seat == seat:
             s.attack = s.roll = s.occupy = None
             s.conquered = False
@@ -1089,11 +1121,11 @@ class ClassicRules:
 
 
 def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
-    return values[:index] + (values[index] + delta,) + values[index + 1 :]
+    return (*values[:index], values[index] + delta, *values[index + 1 :])
 
 
 def _replace(values: tuple, index: int, value: object) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
+    return (*values[:index], value, *values[index + 1 :])
 
 
 _HANDLERS = {

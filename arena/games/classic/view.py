@@ -22,13 +22,17 @@ def view_for(rules: ClassicRules, state: ClassicState, seat: int) -> dict[str, A
     decision = rules.decision(state)
     cfg = rules.config
     next_value = (
-        None if cfg.sets == "fixed" else cardlib.set_value(cfg.sets, state.sets_traded + 1, (0, 0, 0))
+        None
+        if cfg.sets == "fixed"
+        else cardlib.set_value(cfg.sets, state.sets_traded + 1, (0, 0, 0))
     )
     hq: list[int] = []
     if state.hq:
-        hq = list(state.hq) if state.hq_revealed else [
-            state.hq_pending[p] if p == seat else -1 for p in range(state.n)
-        ]
+        hq = (
+            list(state.hq)
+            if state.hq_revealed
+            else [state.hq_pending[p] if p == seat else -1 for p in range(state.n)]
+        )
     mission = None
     if state.missions:
         m = MISSIONS[state.missions[seat]]

@@ -1,0 +1,102 @@
+"""Finding and loading bots: a bot is a folder with a ``bot.toml``.
+
+``bot.toml`` keys: ``name``, ``version`` (a label), ``language``, ``description`` and, for a
+Python bot that can run in-process, ``entry = "module:Class"`` (module file relative to the
+folder). A bot is named by its folder name under ``bots/`` or by a path to its folder.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import BotError
+from arena.paths import bundled_bots_dir
+from arena.sdk.bot import Bot
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """A bot folder and what its ``bot.toml`` says."""
+
+    name: str
+    path: Path
+    version: str
+    language: str
+    description: str
+    entry: str | None
+
+
+def bundled_bots() -> list[BotSpec]:
+    """Every bot folder under the bundled ``bots/`` directory, by name."""
+    root = bundled_bots_dir()
+    if not root.is_dir():
+        return []
+    return [read_spec(p) for p in sorted(root.iterdir()) if (p / "bot.toml").is_file()]
+
+
+def read_spec(folder: Path) -> BotSpec:
+    """Read and check a bot folder's ``bot.toml``."""
+    manifest = folder / "bot.toml"
+    try:
+        data = tomllib.loads(manifest.read_text())
+    except FileNotFoundError:
+        raise BotError(f"{folder} is not a bot folder: it has no bot.toml") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BotError(f"{manifest}: invalid TOML: {exc}") from None
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        raise BotError(f"{manifest}: 'name' must be a non-empty string")
+    entry = data.get("entry")
+    if entry is not None and (not isinstance(entry, str) or ":" not in entry):
+        raise BotError(f"{manifest}: 'entry' must look like 'module:Class', got {entry!r}")
+    return BotSpec(
+        name=name,
+        path=folder.resolve(),
+        version=str(data.get("version", "0")),
+        language=str(data.get("language", "")),
+        description=str(data.get("description", "")),
+        entry=entry,
+    )
+
+
+def find_bot(name_or_path: str) -> BotSpec:
+    """Resolve ``--bot`` text: a bundled bot's name, or a path to a bot folder."""
+    candidate = Path(name_or_path)
+    if ("/" in name_or_path or name_or_path.startswith(".")) and candidate.is_dir():
+        return read_spec(candidate)
+    for spec in bundled_bots():
+        if spec.name == name_or_path or spec.path.name == name_or_path:
+            return spec
+    names = ", ".join(s.name for s in bundled_bots()) or "(none found)"
+    raise BotError(
+        f"unknown bot {name_or_path!r}; bundled bots: {names}; or give a bot folder path"
+    )
+
+
+def load_bot(spec: BotSpec) -> Bot:
+    """Instantiate a Python bot in-process from its ``entry``."""
+    if spec.entry is None:
+        raise BotError(f"bot {spec.name!r} has no in-process 'entry' in its bot.toml")
+    module_name, _, class_name = spec.entry.partition(":")
+    file = spec.path / f"{module_name.replace('.', '/')}.py"
+    unique = f"arena_bot_{spec.path.name}_{module_name}".replace("-", "_").replace(".", "_")
+    module = sys.modules.get(unique)
+    if module is None:
+        loader = importlib.util.spec_from_file_location(unique, file)
+        if loader is None or loader.loader is None or not file.is_file():
+            raise BotError(f"bot {spec.name!r}: cannot load {file}")
+        module = importlib.util.module_from_spec(loader)
+        sys.modules[unique] = module
+        try:
+            loader.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[unique]
+            raise BotError(f"bot {spec.name!r}: importing {file} failed: {exc!r}") from exc
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise BotError(f"bot {spec.name!r}: {spec.entry} is not a subclass of arena.sdk.Bot")
+    return cls()

@@ -1,0 +1,300 @@
+"""The ``arena`` command line: a thin layer over the library.
+
+Exit codes: 0 success; 1 a check failed (e.g. a replay diverged); 2 bad input (unknown bot,
+rules key or value, bad arguments). Errors print as one line without a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from arena import __version__
+from arena.bots import bundled_bots, find_bot, load_bot
+from arena.errors import ArenaError, ConfigError, ReplayError
+from arena.games import GAMES, check_game
+from arena.games.classic import combat
+from arena.games.classic.config import CHOICES, DESCRIPTIONS, ClassicConfig, parse_rules_args
+from arena.games.classic.rng import Streams
+from arena.games.classic.rules import ClassicRules
+from arena.paths import replays_dir
+from arena.referee.match import MatchResult, play_match
+from arena.replay import verify
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with exit code 2 and a one-line message for usage errors."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"arena: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="arena", description="Risk Arena: pit RISK-playing programs against each other."
+    )
+    parser.add_argument("--version", action="version", version=f"arena {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    match = commands.add_parser("match", help="play one match and print the result")
+    match.add_argument("--game", default="classic", help=f"game to play ({', '.join(GAMES)})")
+    match.add_argument(
+        "--bot",
+        action="append",
+        required=True,
+        metavar="BOT",
+        help="a bundled bot's name or a bot folder path; repeat once per seat (seats 0, 1, …)",
+    )
+    match.add_argument("--seed", type=int, help="match seed (default: random, printed)")
+    match.add_argument(
+        "--rules",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="rules option, repeatable (see `arena rules`)",
+    )
+    match.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the bots inside this process (the fast path; the only mode in this release)",
+    )
+    match.add_argument("--json", action="store_true", help="print one JSON object")
+    match.add_argument("--no-replay", action="store_true", help="do not write a replay file")
+    match.add_argument(
+        "--strike-limit", type=int, default=3, help="illegal answers before a seat forfeits"
+    )
+    match.set_defaults(run=cmd_match)
+
+    rules = commands.add_parser("rules", help="list the rules options and their values")
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(run=cmd_rules)
+
+    odds = commands.add_parser("odds", help="exact odds of capturing a territory")
+    odds.add_argument(
+        "attackers", type=int, help="attacking armies that can fight (one more stays)"
+    )
+    odds.add_argument("defenders", type=int, help="armies on the defended territory")
+    odds.add_argument("--json", action="store_true")
+    odds.add_argument("--simulate", type=int, metavar="N", help="also simulate N battles")
+    odds.add_argument("--seed", type=int, default=0, help="seed of the simulated dice")
+    odds.set_defaults(run=cmd_odds)
+
+    replay = commands.add_parser("replay", help="work with replay files")
+    replay_commands = replay.add_subparsers(
+        dest="replay_command", required=True, parser_class=_Parser
+    )
+    verify_cmd = replay_commands.add_parser(
+        "verify", help="re-play a replay and compare every event"
+    )
+    verify_cmd.add_argument("file", type=Path)
+    verify_cmd.add_argument("--json", action="store_true")
+    verify_cmd.set_defaults(run=cmd_replay_verify)
+
+    bots = commands.add_parser("bots", help="list the bundled bots")
+    bots.add_argument("--json", action="store_true")
+    bots.set_defaults(run=cmd_bots)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except ConfigError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ReplayError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except ArenaError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("arena: interrupted", file=sys.stderr)
+        return 130
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    check_game(args.game)
+    specs = [find_bot(name) for name in args.bot]
+    config = ClassicConfig.parse(parse_rules_args(args.rules), players=len(specs))
+    if args.strike_limit < 1:
+        raise ConfigError(f"--strike-limit must be at least 1, got {args.strike_limit}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    bots = [load_bot(spec) for spec in specs]
+    replay_path = None if args.no_replay else _new_replay_path(seed)
+    result = play_match(
+        ClassicRules(config),
+        bots,
+        seed,
+        [(s.name, s.version) for s in specs],
+        replay_path,
+        strike_limit=args.strike_limit,
+    )
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        _print_summary(result)
+    return EXIT_OK
+
+
+def _new_replay_path(seed: int) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    folder = replays_dir()
+    for n in range(1000):
+        suffix = f"-{n}" if n else ""
+        path = folder / f"classic-{stamp}-seed{seed}{suffix}.jsonl"
+        if not path.exists():
+            return path
+    raise ArenaError(f"too many replays named classic-{stamp}-seed{seed}* in {folder}")
+
+
+def _print_summary(result: MatchResult) -> None:
+    final = result.final
+    rules = ", ".join(f"{k}={v}" for k, v in result.rules.items() if k != "players")
+    print(f"classic RISK · {len(result.seats)} players · seed {result.seed}")
+    print(f"rules: {rules}")
+    print()
+    print(
+        f"{'place':>5}  {'seat':>4}  {'bot':<16} {'status':<10} {'strikes':>7} {'terr.':>5} {'armies':>6}"
+    )
+    for s in sorted(result.seats, key=lambda s: (s.place, s.seat)):
+        territories = final.owner.count(s.seat)
+        armies = sum(a for t, a in enumerate(final.armies) if final.owner[t] == s.seat)
+        print(
+            f"{s.place:>5}  {s.seat:>4}  {s.bot:<16} {s.status:<10} {s.strikes:>7} "
+            f"{territories:>5} {armies:>6}"
+        )
+    print()
+    winner = (
+        "none (tie)"
+        if result.winner is None
+        else f"seat {result.winner} ({result.seats[result.winner].bot})"
+    )
+    print(
+        f"winner: {winner} · ended by {result.end} after {result.turns} turns "
+        f"({result.rounds} rounds, {result.decisions} decisions)"
+    )
+    if result.replay:
+        print(f"replay: {result.replay}")
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    defaults = ClassicConfig().to_dict()
+    rows = []
+    for key, text in DESCRIPTIONS.items():
+        values = list(CHOICES.get(key, ("positive integer",)))
+        default = defaults[key]
+        rows.append(
+            {"key": key, "values": values, "default": str(default).lower(), "description": text}
+        )
+    if args.json:
+        print(json.dumps(rows))
+        return EXIT_OK
+    for row in rows:
+        print(f"{row['key']}={'|'.join(row['values'])}  (default {row['default']})")
+        print(f"    {row['description']}")
+    print("2 bots play the neutral-army game; the deal defaults to random for it and for missions.")
+    return EXIT_OK
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    if args.attackers < 1 or args.defenders < 1:
+        raise ConfigError(
+            f"need at least 1 attacker and 1 defender, got {args.attackers} v {args.defenders}"
+        )
+    if args.simulate is not None and args.simulate < 1:
+        raise ConfigError(f"--simulate needs a positive number of battles, got {args.simulate}")
+    odds = combat.battle_odds(args.attackers, args.defenders)
+    simulated = None
+    if args.simulate:
+        streams = Streams(args.seed)
+        dice = (streams.die(i) for i in range(10**12))
+        wins, att_loss, def_loss = combat.simulate(
+            args.attackers, args.defenders, args.simulate, dice
+        )
+        simulated = {
+            "battles": args.simulate,
+            "p_win": wins / args.simulate,
+            "attacker_losses": att_loss,
+            "defender_losses": def_loss,
+        }
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "attackers": args.attackers,
+                    "defenders": args.defenders,
+                    "p_win": float(odds.p_win),
+                    "expected_attacker_losses": float(odds.expected_attacker_losses),
+                    "expected_defender_losses": float(odds.expected_defender_losses),
+                    "outcomes": [
+                        {"attackers_left": a, "defenders_left": d, "p": float(p)}
+                        for (a, d), p in odds.outcomes.items()
+                    ],
+                    "simulated_p_win": None if simulated is None else simulated["p_win"],
+                    "simulated": simulated,
+                }
+            )
+        )
+        return EXIT_OK
+    print(
+        f"{args.attackers} attacking armies (their territory holds {args.attackers + 1}) "
+        f"v {args.defenders} defending, both always rolling the maximum:"
+    )
+    print(f"  capture probability      {float(odds.p_win):.6f}")
+    print(f"  expected attacker losses {float(odds.expected_attacker_losses):.4f}")
+    print(f"  expected defender losses {float(odds.expected_defender_losses):.4f}")
+    print("  outcomes (attackers left, defenders left): probability")
+    for (a, d), p in odds.outcomes.items():
+        if float(p) >= 0.0005:
+            print(f"    {a:>4} {d:>4}  {float(p):.4f}")
+    if simulated:
+        print(
+            f"  simulated {simulated['battles']} battles: p_win {simulated['p_win']:.4f}, "
+            f"losses {simulated['attacker_losses']:.3f} / {simulated['defender_losses']:.3f}"
+        )
+    return EXIT_OK
+
+
+def cmd_replay_verify(args: argparse.Namespace) -> int:
+    report = verify(args.file)
+    if args.json:
+        print(json.dumps({"ok": report.ok, "records": report.records, "message": report.message}))
+    else:
+        print(("ok: " if report.ok else "DIVERGED: ") + report.message)
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    specs = bundled_bots()
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": s.name,
+                        "version": s.version,
+                        "language": s.language,
+                        "description": s.description,
+                        "path": str(s.path),
+                    }
+                    for s in specs
+                ]
+            )
+        )
+        return EXIT_OK
+    for s in specs:
+        print(f"{s.name:<16} {s.version:<8} {s.language:<12} {s.description}")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Running matches: seats, statuses, strikes and the replay log."""

@@ -1,0 +1,127 @@
+"""The strategy interface every Python bot implements, in-process or (later) over gRPC.
+
+Subclass :class:`Bot` and override :meth:`Bot.choose`, or one method per decision kind.
+A bot sees only its seat's :class:`Request` (view + legal options), never the game state.
+An answer is an action (see :mod:`arena.games.classic.actions`) or an option index into
+``request.choices``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.games.classic.actions import (
+    Action,
+    ChooseHeadquarters,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Occupy,
+    Place,
+    Reroll,
+    Trade,
+)
+from arena.games.classic.options import Options, choices
+
+Answer = Action | int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """What a bot learns when a match starts."""
+
+    game: str
+    rules: dict[str, Any]
+    seat: int
+    players: int
+    bot_seed: int
+    """A per-seat seed derived from the match seed, for reproducible randomness."""
+    board: dict[str, Any]
+    """Territory names, neighbour lists, continents and card symbols (ids index them)."""
+    names: tuple[str, ...] = ()
+    """Bot name of each seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One decision asked of this bot's seat."""
+
+    kind: str
+    seat: int
+    view: dict[str, Any]
+    options: Options
+    request_id: int = 0
+    deadline_ms: int = 0
+    """Time allowed for this decision (0 = no clock)."""
+    time_bank_ms: int = 0
+    """Time left in the seat's bank for the rest of the match."""
+    choices: list[Action] = field(default_factory=list)
+
+    @classmethod
+    def make(cls, seat: int, view: dict[str, Any], options: Options, **clock: int) -> Request:
+        """Build a request with its enumerated ``choices``."""
+        return cls(options.kind, seat, view, options, choices=choices(options), **clock)
+
+
+class Bot:
+    """Base class for strategies. Defaults are safe, simple play; override what you improve."""
+
+    name: str = "bot"
+    version: str = "0"
+    always_max_defence: bool = False
+    """Declare at match start to always defend with the maximum dice (never asked to defend)."""
+
+    match: MatchInfo | None = None
+
+    def start(self, match: MatchInfo) -> None:
+        """Called once when a match starts."""
+        self.match = match
+
+    def finish(self, result: dict[str, Any]) -> None:
+        """Called once when the match is over, with places and the end reason."""
+
+    def choose(self, request: Request) -> Answer:
+        """Answer a decision; by default dispatches to the method named after its kind."""
+        return getattr(self, request.kind)(request)
+
+    # One method per decision kind; each default is documented by its body.
+
+    def claim(self, request: Request) -> Answer:
+        return 0
+
+    def place(self, request: Request) -> Answer:
+        return Place.on(_weakest(request), request.options.armies)
+
+    def place_neutral(self, request: Request) -> Answer:
+        return 0
+
+    def headquarters(self, request: Request) -> Answer:
+        armies = request.view["armies"]
+        return ChooseHeadquarters(max(request.options.territories, key=lambda t: armies[t]))
+
+    def trade(self, request: Request) -> Answer:
+        return Trade(request.options.sets[0]) if request.options.sets else Trade(None)
+
+    def reinforce(self, request: Request) -> Answer:
+        return Place.on(_weakest(request), request.options.armies)
+
+    def attack(self, request: Request) -> Answer:
+        return EndAttack()
+
+    def defend(self, request: Request) -> Answer:
+        return Defend(request.options.max_dice)
+
+    def reroll(self, request: Request) -> Answer:
+        return Reroll(None)
+
+    def occupy(self, request: Request) -> Answer:
+        return Occupy(request.options.max_armies)
+
+    def fortify(self, request: Request) -> Answer:
+        return EndTurn()
+
+
+def _weakest(request: Request) -> int:
+    armies = request.view["armies"]
+    return min(request.options.territories, key=lambda t: (armies[t], t))
