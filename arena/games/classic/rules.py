@@ -583,7 +583,8 @@ class ClassicRules:
         events: list[Event] = []
         handler = _HANDLERS[type(action)]
         handler(self, state, seat, action, events)
-        self._play_forfeited(state, events)
+        if True in state.forfeited:
+            self._play_forfeited(state, events)
         return events
 
     def _claim(self, s: ClassicState, seat: int, a: Claim, ev: list[Event]) -> None:
@@ -640,7 +641,9 @@ class ClassicRules:
 
     def _begin_play(self, s: ClassicState, ev: list[Event]) -> None:
         s.round = 1
-        self._start_turn(s, s.first, ev)
+        # Rounds are counted from the first player even when it went out during the setup.
+        first = s.first if s.alive(s.first) else self._next_seat(s, s.first)
+        self._start_turn(s, first, ev)
 
     def _choose_hq(
         self, s: ClassicState, seat: int, a: ChooseHeadquarters, ev: list[Event]
