@@ -163,6 +163,12 @@ def seat0_owns(owned: list[int], rules: ClassicRules = RULES, **fields: object) 
     return make_state(rules, owner, default_owner=1, **fields)
 
 
+@pytest.mark.parametrize(("name", "bonus"), list(BONUS.items()), ids=list(BONUS))
+def test_continent_bonus_values_match_the_fact_sheet(name, bonus):
+    (found,) = [c for c in BOARD.continents if c.name == name]
+    assert found.bonus == bonus
+
+
 # The rule book's examples (11→3, 14→4, 17→5, fewer than 9 → 3) and a few more.
 TERRITORY_COUNTS = [
     (1, 3),
