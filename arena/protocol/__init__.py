@@ -1,0 +1,1 @@
+"""The wire protocol: generated protobuf code (``_pb``) and the one codec that maps it."""
