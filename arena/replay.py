@@ -50,9 +50,12 @@ def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ReplayError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise ReplayError(f"{path}:{number}: a record must be a JSON object")
+        records.append(record)
     if not records or records[0].get("format") != FORMAT:
         raise ReplayError(f"{path}: not a Risk Arena replay (no {FORMAT!r} header)")
     header = records[0]
@@ -74,14 +77,23 @@ def rules_from_header(header: dict[str, Any]) -> ClassicRules:
     """The rules a replay was played under."""
     if header.get("game") != "classic":
         raise ReplayError(f"unsupported game {header.get('game')!r} in replay")
-    return ClassicRules(ClassicConfig.from_dict(header["rules"]))
+    rules = header.get("rules")
+    if not isinstance(rules, dict):
+        raise ReplayError("the replay header has no rules object")
+    try:
+        return ClassicRules(ClassicConfig.from_dict(rules))
+    except (ArenaError, TypeError, ValueError) as exc:
+        raise ReplayError(f"the replay header's rules are invalid: {exc}") from None
 
 
 def verify(path: Path) -> Verification:
     """Re-play a replay file through the engine and compare every event and the result."""
     header, records = read(path)
     rules = rules_from_header(header)
-    state = rules.new_game(int(header["seed"]), header.get("always_max", ()))
+    seed = header.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ReplayError(f"the replay header's seed must be an integer, got {seed!r}")
+    state = rules.new_game(seed, header.get("always_max", ()))
     for number, record in enumerate(records, 2):
         kind = record.get("type")
         try:

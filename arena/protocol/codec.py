@@ -29,6 +29,7 @@ from arena.games.classic.actions import (
 from arena.games.classic.options import Options
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import classic_pb2 as cpb
+from arena.sdk.bot import MatchInfo, Request
 
 PROTOCOL_VERSION = 1
 
@@ -305,3 +306,144 @@ def events_to_pb(events: list[dict[str, Any]]) -> list[pb.Event]:
 def events_from_pb(messages: Any) -> list[dict[str, Any]]:
     """Back to event dicts."""
     return [json.loads(m.json) for m in messages]
+
+
+# ------------------------------------------------------ match and requests
+
+
+def rules_to_wire(rules: dict[str, Any]) -> dict[str, str]:
+    """Rules options as the string map of MatchStart (booleans as true/false)."""
+    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in rules.items()}
+
+
+def match_start_to_pb(
+    *,
+    match_id: str,
+    rules: dict[str, Any],
+    seat: int,
+    names: list[str],
+    bot_seed: int,
+    board: dict[str, Any],
+    move_time_ms: int,
+    time_bank_ms: int,
+) -> pb.MatchStart:
+    """The MatchStart one seat receives."""
+    return pb.MatchStart(
+        match_id=match_id,
+        game="classic",
+        rules=rules_to_wire(rules),
+        seat=seat,
+        players=len(names),
+        player_names=names,
+        bot_seed=bot_seed,
+        board=board_to_pb(board),
+        move_time_ms=move_time_ms,
+        time_bank_ms=time_bank_ms,
+    )
+
+
+def match_info_from_pb(msg: pb.MatchStart) -> MatchInfo:
+    """What :meth:`arena.sdk.Bot.start` receives."""
+    return MatchInfo(
+        game=msg.game,
+        rules=dict(msg.rules),
+        seat=msg.seat,
+        players=msg.players,
+        bot_seed=msg.bot_seed,
+        board=board_from_pb(msg.board),
+        names=tuple(msg.player_names),
+        match_id=msg.match_id,
+        move_time_ms=msg.move_time_ms,
+        time_bank_ms=msg.time_bank_ms,
+    )
+
+
+def request_to_pb(
+    *,
+    request_id: int,
+    match_id: str,
+    view: dict[str, Any],
+    options: Options,
+    deadline_ms: int,
+    time_bank_ms: int,
+    server_time_ms: int,
+    events: list[dict[str, Any]],
+) -> pb.DecisionRequest:
+    """A DecisionRequest for one seat (``view`` and ``events`` already that seat's own)."""
+    return pb.DecisionRequest(
+        request_id=request_id,
+        match_id=match_id,
+        kind=options.kind,
+        view=view_to_pb(view),
+        options=options_to_pb(options),
+        deadline_ms=deadline_ms,
+        time_bank_ms=time_bank_ms,
+        server_time_ms=server_time_ms,
+        events=events_to_pb(events),
+    )
+
+
+def request_from_pb(msg: pb.DecisionRequest) -> Request:
+    """What :meth:`arena.sdk.Bot.choose` receives."""
+    return Request.make(
+        msg.options.seat,
+        view_from_pb(msg.view),
+        options_from_pb(msg.options),
+        request_id=msg.request_id,
+        deadline_ms=msg.deadline_ms,
+        time_bank_ms=msg.time_bank_ms,
+        events=events_from_pb(msg.events),
+    )
+
+
+_STATUS = {
+    "OK": pb.SEAT_STATUS_OK,
+    "TIMEOUT": pb.SEAT_STATUS_TIMEOUT,
+    "ILLEGAL": pb.SEAT_STATUS_ILLEGAL,
+    "CRASH": pb.SEAT_STATUS_CRASH,
+    "DISCONNECT": pb.SEAT_STATUS_DISCONNECT,
+    "INIT_FAIL": pb.SEAT_STATUS_INIT_FAIL,
+    "PROTOCOL": pb.SEAT_STATUS_PROTOCOL,
+}
+_STATUS_NAME = {v: k for k, v in _STATUS.items()}
+
+
+def match_end_to_pb(
+    match_id: str, seats: list[dict[str, Any]], end: str, winner: int | None
+) -> pb.MatchEnd:
+    """MatchEnd from the seats' result dicts (seat, bot, place, status, strikes)."""
+    return pb.MatchEnd(
+        match_id=match_id,
+        seats=[
+            pb.SeatResult(
+                seat=s["seat"],
+                bot=s["bot"],
+                place=s["place"],
+                status=_STATUS[s["status"]],
+                strikes=s["strikes"],
+            )
+            for s in seats
+        ],
+        end_reason=end,
+        winner=-1 if winner is None else winner,
+    )
+
+
+def match_end_to_dict(msg: pb.MatchEnd) -> dict[str, Any]:
+    """What :meth:`arena.sdk.Bot.finish` receives."""
+    return {
+        "match_id": msg.match_id,
+        "places": [s.place for s in msg.seats],
+        "seats": [
+            {
+                "seat": s.seat,
+                "bot": s.bot,
+                "place": s.place,
+                "status": _STATUS_NAME.get(s.status, "OK"),
+                "strikes": s.strikes,
+            }
+            for s in msg.seats
+        ],
+        "end": msg.end_reason,
+        "winner": None if msg.winner < 0 else msg.winner,
+    }

@@ -8,6 +8,7 @@ An answer is an action (see :mod:`arena.games.classic.actions`) or an option ind
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,11 @@ class MatchInfo:
     """Territory names, neighbour lists, continents and card symbols (ids index them)."""
     names: tuple[str, ...] = ()
     """Bot name of each seat."""
+    match_id: str = ""
+    move_time_ms: int = 0
+    """Time per decision before the bank is drawn on (0 = no clock)."""
+    time_bank_ms: int = 0
+    """This seat's time bank for the whole match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +63,14 @@ class Request:
     time_bank_ms: int = 0
     """Time left in the seat's bank for the rest of the match."""
     choices: list[Action] = field(default_factory=list)
+    """The options as complete actions; answering ``i`` means ``choices[i]``."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """What happened since this seat's previous request (other seats' cards hidden)."""
 
     @classmethod
-    def make(cls, seat: int, view: dict[str, Any], options: Options, **clock: int) -> Request:
+    def make(cls, seat: int, view: dict[str, Any], options: Options, **extra: Any) -> Request:
         """Build a request with its enumerated ``choices``."""
-        return cls(options.kind, seat, view, options, choices=choices(options), **clock)
+        return cls(options.kind, seat, view, options, choices=choices(options), **extra)
 
 
 class Bot:
@@ -80,6 +89,10 @@ class Bot:
 
     def finish(self, result: dict[str, Any]) -> None:
         """Called once when the match is over, with places and the end reason."""
+
+    def rejected(self, reason: str) -> None:
+        """The last answer was illegal (a strike); ``choose`` is asked again right after."""
+        print(f"{self.name}: answer rejected: {reason}", file=sys.stderr)
 
     def choose(self, request: Request) -> Answer:
         """Answer a decision; by default dispatches to the method named after its kind."""

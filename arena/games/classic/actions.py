@@ -217,7 +217,7 @@ def action_from_dict(data: Any) -> Action:
             case "trade":
                 cards = data.get("cards")
                 if cards is None:
-                    return Trade(None)
+                    return Trade(None, _opt_int(data, "bonus_territory"))
                 if not isinstance(cards, list) or len(cards) != 3:
                     raise MalformedActionError(
                         f"trade needs 'cards' as a list of 3 card ids or null, got {cards!r}"

@@ -1,0 +1,144 @@
+"""Starting bot processes: own process group, resource limits, capped stderr log, sure kill.
+
+Each bot runs in its own session (process group) so the whole group can be killed at the
+end of a match; on Linux the child also asks the kernel to kill it if the referee dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import os
+import resource
+import shlex
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import BotError
+
+LOG_CAP_BYTES = 1 << 20
+"""Most bytes of a bot's stderr kept per log file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Resource limits for one bot process (0 = no limit)."""
+
+    memory_mb: int = 4096
+    """Address space (RLIMIT_AS), MiB. Node reserves much virtual memory: keep it generous."""
+    cpu_seconds: int = 3600
+    """CPU time for the process's life (RLIMIT_CPU)."""
+    processes: int = 64
+    """Processes/threads for the user (RLIMIT_NPROC; not enforced for root)."""
+    open_files: int = 256
+    """File descriptors (RLIMIT_NOFILE)."""
+
+
+def split_command(command: str | list[str]) -> list[str]:
+    """A ``bot.toml`` command: a string split like a shell line (no shell runs it) or a list.
+
+    A leading ``python``/``python3`` means the referee's own interpreter, so bots run with
+    the installed ``arena`` SDK.
+    """
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    if not argv:
+        raise BotError("bot command is empty")
+    if argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    return argv
+
+
+def _limit_child(limits: Limits) -> None:
+    """Runs in the child between fork and exec."""
+    for which, value in (
+        (resource.RLIMIT_AS, limits.memory_mb * 1024 * 1024),
+        (resource.RLIMIT_CPU, limits.cpu_seconds),
+        (resource.RLIMIT_NPROC, limits.processes),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+    ):
+        if value:
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(which, (value, value))
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the referee
+
+
+class BotProcess:
+    """A running bot process and the task copying its stderr into a capped log."""
+
+    def __init__(self, process: asyncio.subprocess.Process, log_path: Path, log_task: asyncio.Task):
+        self.process = process
+        self.log_path = log_path
+        self._log_task = log_task
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def exited(self) -> bool:
+        return self.process.returncode is not None
+
+    async def wait_exit(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the process to exit; True if it did."""
+        try:
+            await asyncio.wait_for(self.process.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def kill(self, grace: float = 0.5) -> None:
+        """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, sig)
+            if sig == signal.SIGTERM and await self.wait_exit(grace):
+                # The leader is gone; make sure nothing else in its group survives.
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                break
+        await self.wait_exit(5)
+        with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+            await asyncio.wait_for(self._log_task, 2)
+
+
+async def launch(
+    argv: list[str], cwd: Path, env: dict[str, str], log_path: Path, limits: Limits
+) -> BotProcess:
+    """Start a bot process in ``cwd`` with ``env`` added to the environment."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    full_env = {**os.environ, **env}
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=str(cwd),
+            env=full_env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=lambda: _limit_child(limits),
+        )
+    except OSError as exc:
+        raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {exc.strerror}") from None
+    assert process.stderr is not None
+    task = asyncio.create_task(_copy_capped(process.stderr, log_path))
+    return BotProcess(process, log_path, task)
+
+
+async def _copy_capped(stream: asyncio.StreamReader, path: Path) -> None:
+    written = 0
+    with path.open("wb") as log:
+        while chunk := await stream.read(65536):
+            if written < LOG_CAP_BYTES:
+                part = chunk[: LOG_CAP_BYTES - written]
+                log.write(part)
+                written += len(part)
+                if written >= LOG_CAP_BYTES:
+                    log.write(b"\n[log truncated at 1 MiB]\n")
+                log.flush()

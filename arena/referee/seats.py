@@ -1,0 +1,225 @@
+"""Seats: how the referee asks a bot for a decision, in-process or over a gRPC stream.
+
+Both kinds take the same protobuf messages, so an in-process bot receives exactly what a
+remote bot receives (the request is serialised and parsed back through the codec).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from arena.errors import ArenaError, MalformedActionError
+from arena.games.classic.actions import Action
+from arena.protocol import codec
+from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.referee.launcher import BotProcess
+from arena.referee.server import Closed, Session
+from arena.sdk.bot import Bot
+
+MAX_MESSAGES_PER_REQUEST = 200
+"""Messages a bot may send while one request is open before it counts as a flood."""
+DEBUG_TEXT_CAP = 4096
+
+
+@dataclass(slots=True)
+class Reply:
+    """What came back for a request within its time.
+
+    ``answer`` is the decoded answer, or None when nothing usable arrived in time; ``illegal``
+    is the reason a received answer could not even be decoded; ``fault`` ends the seat
+    (``crash``, ``disconnect`` or ``protocol``) with ``detail``.
+    """
+
+    answer: Action | int | None = None
+    elapsed: float = 0.0
+    illegal: str | None = None
+    fault: str | None = None
+    detail: str = ""
+    debug: list[str] = field(default_factory=list)
+
+
+class InProcessSeat:
+    """A Python :class:`Bot` called directly, through the same codec as a remote bot."""
+
+    def __init__(self, bot: Bot, name: str, version: str) -> None:
+        self.bot = bot
+        self.name = name
+        self.version = version
+        self.always_max = bool(bot.always_max_defence)
+        self._request: pb.DecisionRequest | None = None
+        self._spent = 0.0
+
+    async def start(self, message: pb.MatchStart) -> str | None:
+        """Deliver MatchStart; returns a fault detail if the bot raised."""
+        wire = pb.MatchStart.FromString(message.SerializeToString())
+        try:
+            self.bot.start(codec.match_info_from_pb(wire))
+        except Exception as exc:
+            return f"start raised {exc!r}"
+        return None
+
+    async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply:
+        self._request = request
+        self._spent = 0.0
+        return self._call(request)
+
+    async def retry(self, result: pb.ActionResult, timeout: float | None) -> Reply:
+        """After a rejection, ask the bot again (it is told why through ``rejected``)."""
+        assert self._request is not None
+        try:
+            self.bot.rejected(result.reason)
+        except Exception as exc:
+            return Reply(fault="crash", detail=f"rejected() raised {exc!r}")
+        return self._call(self._request)
+
+    def _call(self, request: pb.DecisionRequest) -> Reply:
+        wire = pb.DecisionRequest.FromString(request.SerializeToString())
+        sdk_request = codec.request_from_pb(wire)
+        started = time.perf_counter()
+        try:
+            answer = self.bot.choose(sdk_request)
+        except Exception as exc:
+            return Reply(
+                elapsed=self._spent + time.perf_counter() - started,
+                fault="crash",
+                detail=f"choose raised {exc!r}",
+            )
+        # Time is cumulative over retries of one request, as for a remote bot.
+        elapsed = self._spent = self._spent + time.perf_counter() - started
+        try:
+            message = codec.answer_to_pb(request.request_id, answer)
+            decoded = codec.answer_from_pb(pb.Action.FromString(message.SerializeToString()))
+        except (ArenaError, TypeError, ValueError, AttributeError) as exc:
+            return Reply(elapsed=elapsed, illegal=f"malformed answer {answer!r}: {exc}")
+        return Reply(answer=decoded, elapsed=elapsed)
+
+    def accepted(self, result: pb.ActionResult) -> None:
+        return None
+
+    async def drain(self) -> str | None:
+        return None
+
+    async def end(self, message: pb.MatchEnd) -> None:
+        try:
+            self.bot.finish(codec.match_end_to_dict(message))
+        except Exception:  # the result is final; a failing clean-up changes nothing
+            return
+
+    async def close(self) -> None:
+        return None
+
+
+class RemoteSeat:
+    """A bot process connected over a Play stream."""
+
+    def __init__(self, session: Session, process: BotProcess | None, name: str) -> None:
+        self.session = session
+        self.process = process
+        self.name = name or session.hello.bot_name
+        self.version = session.hello.bot_version
+        self.always_max = session.hello.always_max_defence
+        self._sent: set[int] = set()
+        self._current = -1
+        self._started = 0.0
+
+    async def start(self, message: pb.MatchStart) -> str | None:
+        self._sent.clear()
+        self.session.send(pb.RefereeMessage(match_start=message))
+        return None
+
+    async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply:
+        self._current = request.request_id
+        self._sent.add(request.request_id)
+        self._started = time.perf_counter()
+        self.session.send(pb.RefereeMessage(decision=request))
+        return await self._wait(timeout)
+
+    async def retry(self, result: pb.ActionResult, timeout: float | None) -> Reply:
+        self.session.send(pb.RefereeMessage(action_result=result))
+        return await self._wait(timeout)
+
+    def accepted(self, result: pb.ActionResult) -> None:
+        self.session.send(pb.RefereeMessage(action_result=result))
+
+    async def _wait(self, timeout: float | None) -> Reply:
+        import asyncio
+
+        debug: list[str] = []
+        count = 0
+        deadline = None if timeout is None else self._started + timeout
+        while True:
+            remaining = None if deadline is None else deadline - time.perf_counter()
+            if remaining is not None and remaining <= 0:
+                return Reply(elapsed=time.perf_counter() - self._started, debug=debug)
+            try:
+                message = await asyncio.wait_for(self.session.inbox.get(), remaining)
+            except TimeoutError:
+                return Reply(elapsed=time.perf_counter() - self._started, debug=debug)
+            elapsed = time.perf_counter() - self._started
+            if isinstance(message, Closed):
+                fault = await self._closed_fault(message)
+                return Reply(elapsed=elapsed, fault=fault, detail=message.detail, debug=debug)
+            count += 1
+            if count > MAX_MESSAGES_PER_REQUEST:
+                return Reply(
+                    elapsed=elapsed,
+                    fault="protocol",
+                    debug=debug,
+                    detail=f"flood: more than {MAX_MESSAGES_PER_REQUEST} messages for one request",
+                )
+            kind = message.WhichOneof("message")
+            if kind == "debug":
+                debug.append(message.debug.text[:DEBUG_TEXT_CAP])
+                continue
+            if kind != "action":
+                return Reply(
+                    elapsed=elapsed,
+                    fault="protocol",
+                    debug=debug,
+                    detail=f"unexpected {kind or 'empty'} message during a match",
+                )
+            rid = message.action.request_id
+            if rid != self._current:
+                if rid in self._sent:
+                    continue  # a late answer to an older request: ignored
+                return Reply(
+                    elapsed=elapsed,
+                    fault="protocol",
+                    debug=debug,
+                    detail=f"answer to request {rid}, which was never sent to this seat",
+                )
+            try:
+                return Reply(
+                    answer=codec.answer_from_pb(message.action), elapsed=elapsed, debug=debug
+                )
+            except MalformedActionError as exc:
+                return Reply(elapsed=elapsed, illegal=str(exc), debug=debug)
+
+    async def _closed_fault(self, closed: Closed) -> str:
+        if closed.why == "protocol":
+            return "protocol"
+        if self.process is not None and await self.process.wait_exit(0.5):
+            return "crash" if self.process.process.returncode != 0 else "disconnect"
+        return "disconnect"
+
+    async def drain(self) -> str | None:
+        """Between requests: look at what the bot sent unasked; a fault detail if any."""
+        while not self.session.inbox.empty():
+            message = self.session.inbox.get_nowait()
+            if isinstance(message, Closed):
+                self.session.inbox.put_nowait(message)
+                return None
+            kind = message.WhichOneof("message")
+            if kind == "debug":
+                continue
+            if kind == "action" and message.action.request_id in self._sent:
+                continue
+            return f"{kind or 'empty'} message sent while no decision was asked of this seat"
+        return None
+
+    async def end(self, message: pb.MatchEnd) -> None:
+        self.session.send(pb.RefereeMessage(match_end=message))
+
+    async def close(self) -> None:
+        self.session.finish()

@@ -1,0 +1,161 @@
+"""The gRPC side of the referee: the Play stream, handshakes and per-bot sessions.
+
+The servicer only moves messages: every bot stream becomes a :class:`Session` with an inbox
+and an outbox; the match loop (:mod:`arena.referee.match`) decides what they mean.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import grpc
+
+from arena import __version__
+from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
+from arena.protocol.codec import PROTOCOL_VERSION
+
+MAX_MESSAGE_BYTES = 1 << 20
+"""Largest message a bot may send (1 MiB); a larger one ends its stream as a protocol fault."""
+
+
+@dataclass(slots=True)
+class Closed:
+    """Put in a session's inbox when its stream ends; ``why`` is disconnect or protocol."""
+
+    why: str
+    detail: str
+
+
+class Session:
+    """One bot process's stream: what it said in its Hello, its inbox and its outbox."""
+
+    def __init__(self, token: str, hello: pb.Hello) -> None:
+        self.token = token
+        self.hello = hello
+        self.inbox: asyncio.Queue[pb.BotMessage | Closed] = asyncio.Queue()
+        self.outbox: asyncio.Queue[pb.RefereeMessage | None] = asyncio.Queue()
+        self.closed: Closed | None = None
+
+    def send(self, message: pb.RefereeMessage) -> None:
+        if self.closed is None:
+            self.outbox.put_nowait(message)
+
+    def finish(self) -> None:
+        """End the stream from the referee's side (no more matches)."""
+        self.outbox.put_nowait(None)
+
+
+class Registry:
+    """Tokens the referee handed out, and the sessions that presented them."""
+
+    def __init__(self) -> None:
+        self._expected: dict[str, str] = {}
+        self._waiting: dict[str, asyncio.Future[Session]] = {}
+
+    def issue(self, label: str) -> str:
+        """A fresh token for a bot process about to be started."""
+        token = secrets.token_urlsafe(24)
+        self._expected[token] = label
+        self._waiting[token] = asyncio.get_running_loop().create_future()
+        return token
+
+    def claim(self, token: str) -> asyncio.Future[Session] | None:
+        future = self._waiting.get(token)
+        if future is None or future.done():
+            return None
+        return future
+
+    async def wait(self, token: str, timeout: float) -> Session | None:
+        """The session that presents ``token``, or None if none does within ``timeout`` s."""
+        future = self._waiting[token]
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except TimeoutError:
+            return None
+
+
+class RefereeServicer(arena_pb2_grpc.RefereeServicer):
+    """Accepts bot streams whose Hello carries a token the registry issued."""
+
+    def __init__(self, registry: Registry, hello_timeout: float = 10.0) -> None:
+        self.registry = registry
+        self.hello_timeout = hello_timeout
+
+    async def Play(
+        self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.RefereeMessage]:
+        try:
+            first = await asyncio.wait_for(anext(request_iterator), self.hello_timeout)
+        except (TimeoutError, StopAsyncIteration):
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "send Hello first")
+            return
+        if first.WhichOneof("message") != "hello":
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Hello")
+            return
+        hello = first.hello
+        if hello.protocol_version != PROTOCOL_VERSION:
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"protocol version {hello.protocol_version} is not supported; this referee "
+                f"speaks version {PROTOCOL_VERSION}",
+            )
+            return
+        waiting = self.registry.claim(hello.token)
+        if waiting is None:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or already used token")
+            return
+        session = Session(hello.token, hello)
+        waiting.set_result(session)
+        reader = asyncio.create_task(_pump(request_iterator, session))
+        yield pb.RefereeMessage(
+            welcome=pb.Welcome(protocol_version=PROTOCOL_VERSION, referee_version=__version__)
+        )
+        try:
+            while (message := await session.outbox.get()) is not None:
+                yield message
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            if session.closed is None:
+                session.closed = Closed("disconnect", "stream ended")
+
+
+async def _pump(request_iterator: AsyncIterator[pb.BotMessage], session: Session) -> None:
+    """Copy a bot's messages into its inbox; record how the stream ended."""
+    try:
+        async for message in request_iterator:
+            session.inbox.put_nowait(message)
+        closed = Closed("disconnect", "the bot closed its stream")
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # grpc raises its own types for bad bytes and oversized messages
+        closed = Closed("protocol", f"stream failed: {exc}")
+    session.closed = closed
+    session.inbox.put_nowait(closed)
+
+
+async def start_server(
+    registry: Registry, address: str, hello_timeout: float = 10.0
+) -> tuple[grpc.aio.Server, str]:
+    """Serve the referee on ``address`` (``unix:PATH`` or ``HOST:PORT``); returns the bound target."""
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", 16 * MAX_MESSAGE_BYTES),
+        ]
+    )
+    arena_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(registry, hello_timeout), server)
+    port = server.add_insecure_port(address)
+    if address.startswith("unix:"):
+        target = address
+    else:
+        host = address.rsplit(":", 1)[0]
+        target = f"{host}:{port}"
+    await server.start()
+    return server, target
