@@ -1,20 +1,26 @@
 """Finding and loading bots: a bot is a folder with a ``bot.toml``.
 
-``bot.toml`` keys: ``name``, ``version`` (a label), ``language``, ``description`` and, for a
-Python bot that can run in-process, ``entry = "module:Class"`` (module file relative to the
-folder). A bot is named by its folder name under ``bots/`` or by a path to its folder.
+``bot.toml`` keys: ``name``, ``version`` (a label), ``language``, ``description``,
+``command`` (how to start it: a string split like a shell line but run without a shell, or a
+list; the working directory is the bot folder), optional ``setup`` (run once before first
+use, e.g. ``npm ci``) and, for a Python bot that can also run in-process,
+``entry = "module:Class"``. A bot is named by its folder name under ``bots/`` or by a path
+to its folder. Nothing is ever written into a bot's folder except by its own ``setup``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import shlex
+import subprocess
 import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
-from arena.paths import bundled_bots_dir
+from arena.paths import bundled_bots_dir, results_home
 from arena.sdk.bot import Bot
 
 
@@ -28,6 +34,8 @@ class BotSpec:
     language: str
     description: str
     entry: str | None
+    command: str | list[str] | None = None
+    setup: str | list[str] | None = None
 
 
 def bundled_bots() -> list[BotSpec]:
@@ -53,6 +61,15 @@ def read_spec(folder: Path) -> BotSpec:
     entry = data.get("entry")
     if entry is not None and (not isinstance(entry, str) or ":" not in entry):
         raise BotError(f"{manifest}: 'entry' must look like 'module:Class', got {entry!r}")
+    for key in ("command", "setup"):
+        value = data.get(key)
+        if value is not None and not (
+            (isinstance(value, str) and value.strip())
+            or (isinstance(value, list) and value and all(isinstance(a, str) for a in value))
+        ):
+            raise BotError(f"{manifest}: {key!r} must be a command string or a list of strings")
+    if data.get("command") is None and entry is None:
+        raise BotError(f"{manifest}: give a 'command' to start the bot (or an in-process 'entry')")
     return BotSpec(
         name=name,
         path=folder.resolve(),
@@ -60,6 +77,8 @@ def read_spec(folder: Path) -> BotSpec:
         language=str(data.get("language", "")),
         description=str(data.get("description", "")),
         entry=entry,
+        command=data.get("command"),
+        setup=data.get("setup"),
     )
 
 
@@ -100,3 +119,34 @@ def load_bot(spec: BotSpec) -> Bot:
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise BotError(f"bot {spec.name!r}: {spec.entry} is not a subclass of arena.sdk.Bot")
     return cls()
+
+
+def setup_marker(spec: BotSpec) -> Path:
+    """Where the referee notes that a bot's ``setup`` ran (outside the bot's folder)."""
+    digest = hashlib.sha256((spec.path / "bot.toml").read_bytes()).hexdigest()[:16]
+    return results_home() / "setup" / f"{spec.path.name}-{digest}.done"
+
+
+def run_setup(spec: BotSpec, force: bool = False) -> bool:
+    """Run the bot's ``setup`` command once (or again with ``force``); True if it ran."""
+    if spec.setup is None:
+        return False
+    marker = setup_marker(spec)
+    if marker.exists() and not force:
+        return False
+    argv = shlex.split(spec.setup) if isinstance(spec.setup, str) else list(spec.setup)
+    try:
+        done = subprocess.run(
+            argv, cwd=spec.path, capture_output=True, text=True, timeout=600, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise BotError(f"setup of bot {spec.name!r} ({shlex.join(argv)}) failed: {exc}") from None
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        raise BotError(
+            f"setup of bot {spec.name!r} ({shlex.join(argv)}) exited {done.returncode}: "
+            + " | ".join(tail)
+        )
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(shlex.join(argv) + "\n")
+    return True

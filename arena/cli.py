@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
+
 from arena import __version__
-from arena.bots import bundled_bots, find_bot, load_bot
+from arena.bots import BotSpec, bundled_bots, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
 from arena.games.classic import combat
@@ -22,8 +25,11 @@ from arena.games.classic.config import CHOICES, DESCRIPTIONS, ClassicConfig, par
 from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
-from arena.referee.match import MatchResult, play_match
+from arena.referee.local import play
+from arena.referee.match import MatchResult, TimeControl
 from arena.replay import verify
+from arena.sdk.bot import Bot
+from arena.sdk.human import HumanBot
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -63,12 +69,42 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--in-process",
         action="store_true",
-        help="run the bots inside this process (the fast path; the only mode in this release)",
+        help="run Python bots inside the referee process (fast path) instead of as gRPC subprocesses",
     )
     match.add_argument("--json", action="store_true", help="print one JSON object")
     match.add_argument("--no-replay", action="store_true", help="do not write a replay file")
     match.add_argument(
-        "--strike-limit", type=int, default=3, help="illegal answers before a seat forfeits"
+        "--strike-limit",
+        type=int,
+        default=3,
+        help="strikes (timeouts, illegal answers) before a seat forfeits",
+    )
+    match.add_argument(
+        "--move-time",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds per decision before the bank is drawn on (default 1)",
+    )
+    match.add_argument(
+        "--time-bank",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds of bank per seat for the whole match (default 30)",
+    )
+    match.add_argument(
+        "--startup-time",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a bot process has to connect (default 10)",
+    )
+    match.add_argument("--no-clock", action="store_true", help="play without clocks")
+    match.add_argument(
+        "--address",
+        metavar="HOST:PORT",
+        help="serve bots over TCP here (default: a private unix socket)",
     )
     match.set_defaults(run=cmd_match)
 
@@ -97,9 +133,16 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.add_argument("--json", action="store_true")
     verify_cmd.set_defaults(run=cmd_replay_verify)
 
-    bots = commands.add_parser("bots", help="list the bundled bots")
+    bots = commands.add_parser("bots", help="list the bundled bots, or run a bot's setup")
     bots.add_argument("--json", action="store_true")
     bots.set_defaults(run=cmd_bots)
+    bots_commands = bots.add_subparsers(dest="bots_command", parser_class=_Parser)
+    bots_list = bots_commands.add_parser("list", help="list the bundled bots")
+    bots_list.add_argument("--json", action="store_true")
+    bots_list.set_defaults(run=cmd_bots)
+    bots_setup = bots_commands.add_parser("setup", help="run a bot's setup command (again)")
+    bots_setup.add_argument("bot", help="bundled bot name or bot folder path")
+    bots_setup.set_defaults(run=cmd_bots_setup)
     return parser
 
 
@@ -116,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     except ArenaError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into e.g. `head`
+        sys.stderr.close()
+        return EXIT_OK
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130
@@ -123,20 +169,40 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_match(args: argparse.Namespace) -> int:
     check_game(args.game)
-    specs = [find_bot(name) for name in args.bot]
+    specs = [None if name == "human" else find_bot(name) for name in args.bot]
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=len(specs))
     if args.strike_limit < 1:
         raise ConfigError(f"--strike-limit must be at least 1, got {args.strike_limit}")
+    for flag in ("move_time", "time_bank", "startup_time"):
+        if getattr(args, flag) < 0 or (flag != "time_bank" and getattr(args, flag) == 0):
+            raise ConfigError(
+                f"--{flag.replace('_', '-')} must be positive, got {getattr(args, flag)}"
+            )
+    control = TimeControl(
+        move_time=None if args.no_clock else args.move_time,
+        time_bank=args.time_bank,
+        startup_time=args.startup_time,
+    )
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    bots = [load_bot(spec) for spec in specs]
+    players: list[BotSpec | Bot] = []
+    for spec in specs:
+        if spec is None:
+            players.append(HumanBot())
+        elif args.in_process:
+            players.append(load_bot(spec))
+        else:
+            players.append(spec)
+    untimed = frozenset(i for i, spec in enumerate(specs) if spec is None)
     replay_path = None if args.no_replay else _new_replay_path(seed)
-    result = play_match(
+    result = play(
         ClassicRules(config),
-        bots,
+        players,
         seed,
-        [(s.name, s.version) for s in specs],
+        control,
         replay_path,
         strike_limit=args.strike_limit,
+        address=args.address,
+        untimed=untimed,
     )
     if args.json:
         print(json.dumps(result.to_dict()))
@@ -285,6 +351,9 @@ def cmd_bots(args: argparse.Namespace) -> int:
                         "language": s.language,
                         "description": s.description,
                         "path": str(s.path),
+                        "command": s.command,
+                        "setup": s.setup,
+                        "in_process": s.entry is not None,
                     }
                     for s in specs
                 ]
@@ -293,6 +362,16 @@ def cmd_bots(args: argparse.Namespace) -> int:
         return EXIT_OK
     for s in specs:
         print(f"{s.name:<16} {s.version:<8} {s.language:<12} {s.description}")
+    return EXIT_OK
+
+
+def cmd_bots_setup(args: argparse.Namespace) -> int:
+    spec = find_bot(args.bot)
+    if spec.setup is None:
+        print(f"bot {spec.name!r} has no setup step")
+        return EXIT_OK
+    run_setup(spec, force=True)
+    print(f"bot {spec.name!r}: setup done")
     return EXIT_OK
 
 

@@ -183,6 +183,7 @@ class MatchRunner:
         strike_limit: int,
         match_id: str,
         absent: dict[int, tuple[SeatStatus, str]],
+        untimed: frozenset[int] = frozenset(),
     ) -> None:
         self.rules = rules
         self.seats = seats
@@ -192,7 +193,7 @@ class MatchRunner:
         self.match_id = match_id
         self.absent = absent
         self.results = [SeatResult(i, n, v) for i, (n, v) in enumerate(names)]
-        self.clocks = [_Clock(control) for _ in seats]
+        self.clocks = [_Clock(NO_CLOCK if i in untimed else control) for i in range(len(seats))]
         self.pending_events: list[list[dict[str, Any]]] = [[] for _ in seats]
         self.next_request = 1
         self.decisions = 0
@@ -461,6 +462,7 @@ async def run_match(
     strike_limit: int = DEFAULT_STRIKE_LIMIT,
     match_id: str | None = None,
     absent: dict[int, tuple[SeatStatus, str]] | None = None,
+    untimed: frozenset[int] = frozenset(),
 ) -> MatchResult:
     """Play a whole match. A ``None`` seat never connected: give its status in ``absent``."""
     if len(seats) != rules.n:

@@ -6,6 +6,7 @@ remote bot receives (the request is serialised and parsed back through the codec
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 
@@ -87,12 +88,15 @@ class InProcessSeat:
             )
         # Time is cumulative over retries of one request, as for a remote bot.
         elapsed = self._spent = self._spent + time.perf_counter() - started
+        debug = self.bot.take_debug()
         try:
             message = codec.answer_to_pb(request.request_id, answer)
             decoded = codec.answer_from_pb(pb.Action.FromString(message.SerializeToString()))
         except (ArenaError, TypeError, ValueError, AttributeError) as exc:
-            return Reply(elapsed=elapsed, illegal=f"malformed answer {answer!r}: {exc}")
-        return Reply(answer=decoded, elapsed=elapsed)
+            return Reply(
+                elapsed=elapsed, illegal=f"malformed answer {answer!r}: {exc}", debug=debug
+            )
+        return Reply(answer=decoded, elapsed=elapsed, debug=debug)
 
     def accepted(self, result: pb.ActionResult) -> None:
         return None
@@ -143,8 +147,6 @@ class RemoteSeat:
         self.session.send(pb.RefereeMessage(action_result=result))
 
     async def _wait(self, timeout: float | None) -> Reply:
-        import asyncio
-
         debug: list[str] = []
         count = 0
         deadline = None if timeout is None else self._started + timeout

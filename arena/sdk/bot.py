@@ -82,6 +82,24 @@ class Bot:
     """Declare at match start to always defend with the maximum dice (never asked to defend)."""
 
     match: MatchInfo | None = None
+    _debug: list[str] | None = None
+
+    def run(self) -> None:
+        """Connect to the referee named in the environment and play; exits the process."""
+        from arena.sdk.client import run
+
+        sys.exit(run(self))
+
+    def debug(self, text: str) -> None:
+        """Send a line of debug text; it goes into the replay and is never shown to opponents."""
+        if self._debug is None:
+            self._debug = []
+        self._debug.append(str(text))
+
+    def take_debug(self) -> list[str]:
+        """Debug lines written since the last call (used by the runners)."""
+        texts, self._debug = self._debug or [], None
+        return texts
 
     def start(self, match: MatchInfo) -> None:
         """Called once when a match starts."""

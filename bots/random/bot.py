@@ -36,3 +36,7 @@ class RandomBot(Bot):
         if isinstance(picked, Fortify):
             return Fortify(picked.source, picked.target, rng.randint(1, picked.armies))
         return index
+
+
+if __name__ == "__main__":
+    RandomBot().run()
