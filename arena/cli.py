@@ -16,7 +16,7 @@ from pathlib import Path
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
-from arena import __version__
+from arena import __version__, checkbot
 from arena.bots import BotSpec, bundled_bots, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
@@ -107,6 +107,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve bots over TCP here (default: a private unix socket)",
     )
     match.set_defaults(run=cmd_match)
+
+    check = commands.add_parser(
+        "check-bot", help="put a bot through every decision kind and the error paths"
+    )
+    check.add_argument("bot", help="bundled bot name or bot folder path")
+    check.add_argument("--in-process", action="store_true", help="load the Python bot in-process")
+    check.add_argument(
+        "--move-time",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds allowed per answer (default 1)",
+    )
+    check.add_argument("--startup-time", type=float, default=10.0, metavar="S")
+    check.add_argument("--json", action="store_true")
+    check.set_defaults(run=cmd_check_bot)
 
     rules = commands.add_parser("rules", help="list the rules options and their values")
     rules.add_argument("--json", action="store_true")
@@ -250,6 +266,42 @@ def _print_summary(result: MatchResult) -> None:
     )
     if result.replay:
         print(f"replay: {result.replay}")
+
+
+def cmd_check_bot(args: argparse.Namespace) -> int:
+    spec = find_bot(args.bot)
+    if args.move_time <= 0 or args.startup_time <= 0:
+        raise ConfigError("--move-time and --startup-time must be positive")
+    player: BotSpec | Bot = load_bot(spec) if args.in_process else spec
+    results, latencies = checkbot.run(player, args.move_time, args.startup_time)
+    p50 = checkbot.percentile(latencies, 50) if latencies else None
+    p99 = checkbot.percentile(latencies, 99) if latencies else None
+    failed = [r for r in results if not r.ok]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "bot": spec.name,
+                    "ok": not failed,
+                    "checks": [
+                        {"name": r.name, "ok": r.ok, "detail": r.detail, "ms": r.ms}
+                        for r in results
+                    ],
+                    "latency_ms_p50": p50,
+                    "latency_ms_p99": p99,
+                }
+            )
+        )
+    else:
+        for r in results:
+            timing = f"{r.ms:8.2f} ms" if r.ms is not None else " " * 11
+            print(f"{'PASS' if r.ok else 'FAIL'}  {r.name:<34} {timing}  {r.detail}")
+        if latencies:
+            print(f"latency over {len(latencies)} answers: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        print(
+            f"{spec.name}: {'all checks passed' if not failed else f'{len(failed)} check(s) failed'}"
+        )
+    return EXIT_OK if not failed else EXIT_FAILED
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -1,0 +1,307 @@
+"""``arena check-bot``: put a bot through scripted positions before it enters a tournament.
+
+Every classic decision kind is asked once from a real position (found by seeded random play
+in several variants), each as its own short match on one stream, so the bot also shows it can
+play many matches in a row. Error paths: a deliberately rejected answer must be followed by
+a new answer to the same request, and answers must arrive within the move time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+import statistics
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.bots import BotSpec, run_setup
+from arena.games.classic.config import ClassicConfig
+from arena.games.classic.options import choices
+from arena.games.classic.rng import bot_seed
+from arena.games.classic.rules import ClassicRules
+from arena.games.classic.state import ClassicState
+from arena.paths import results_home
+from arena.protocol import codec
+from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.referee.launcher import BotProcess, Limits, launch, split_command
+from arena.referee.match import Seat
+from arena.referee.seats import InProcessSeat, RemoteSeat, Reply
+from arena.referee.server import Registry, start_server
+from arena.sdk.bot import Bot
+from arena.sdk.client import ADDRESS_ENV, TOKEN_ENV
+
+KINDS = (
+    "claim",
+    "place",
+    "place_neutral",
+    "headquarters",
+    "trade",
+    "reinforce",
+    "attack",
+    "defend",
+    "reroll",
+    "occupy",
+    "fortify",
+)
+VARIANTS = (
+    (3, {"max_rounds": "5"}),
+    (2, {"max_rounds": "5"}),
+    (4, {"mode": "capital", "max_rounds": "5"}),
+    (3, {"advantage_reroll": "true", "mode": "mission", "max_rounds": "30"}),
+)
+BURST = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A real position where ``seat`` must make a ``kind`` decision."""
+
+    kind: str
+    rules: ClassicRules
+    state: ClassicState
+    seat: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """One line of the report."""
+
+    name: str
+    ok: bool
+    detail: str
+    ms: float | None = None
+
+
+def find_positions(seed: int = 1) -> dict[str, Position]:
+    """The first position of every decision kind in seeded random play (deterministic)."""
+    found: dict[str, Position] = {}
+    for players, options in VARIANTS:
+        rules = ClassicRules(ClassicConfig.parse(options, players))
+        for game in range(40):
+            game_seed = seed * 1000 + game
+            state = rules.new_game(game_seed)
+            rng = random.Random(game_seed)
+            while (decision := rules.decision(state)) is not None and len(found) < len(KINDS):
+                seat = decision.seats[0]
+                if decision.kind not in found:
+                    found[decision.kind] = Position(
+                        decision.kind, rules, state.copy(), seat, game_seed
+                    )
+                action = rng.choice(choices(rules.legal_options(state, seat)))
+                rules.apply_unchecked(state, seat, action)
+            if len(found) == len(KINDS):
+                return found
+    return found
+
+
+class _Checker:
+    def __init__(self, seat: Seat, move_time: float) -> None:
+        self.seat = seat
+        self.move_time = move_time
+        self.latencies: list[float] = []
+        self.next_id = 1
+
+    async def _open(self, position: Position) -> str:
+        match_id = uuid.uuid4().hex[:12]
+        names = [f"seat{i}" for i in range(position.rules.n)]
+        start = codec.match_start_to_pb(
+            match_id=match_id,
+            rules=position.rules.config.to_dict(),
+            seat=position.seat,
+            names=names,
+            bot_seed=bot_seed(position.seed, position.seat),
+            board=position.rules.board.to_dict(),
+            move_time_ms=int(self.move_time * 1000),
+            time_bank_ms=0,
+        )
+        fault = await self.seat.start(start)
+        if fault:
+            raise RuntimeError(fault)
+        return match_id
+
+    async def _close(self, match_id: str, position: Position) -> None:
+        lines = [
+            {"seat": i, "bot": f"seat{i}", "place": 1, "status": "OK", "strikes": 0}
+            for i in range(position.rules.n)
+        ]
+        await self.seat.end(codec.match_end_to_pb(match_id, lines, "round_limit", None))
+
+    def _request(self, match_id: str, position: Position) -> pb.DecisionRequest:
+        rules, state, seat = position.rules, position.state, position.seat
+        request = codec.request_to_pb(
+            request_id=self.next_id,
+            match_id=match_id,
+            view=rules.view(state, seat),
+            options=rules.legal_options(state, seat),
+            deadline_ms=int(self.move_time * 1000),
+            time_bank_ms=0,
+            server_time_ms=int(time.time() * 1000),
+            events=[],
+        )
+        self.next_id += 1
+        return request
+
+    def _judge(self, position: Position, reply: Reply) -> str | None:
+        """Why the reply fails, or None when it is a legal, timely answer."""
+        if reply.fault:
+            return f"{reply.fault}: {reply.detail}"
+        if reply.illegal:
+            return f"malformed answer: {reply.illegal}"
+        if reply.answer is None or reply.elapsed > self.move_time:
+            return f"no answer within the move time ({self.move_time:g} s)"
+        options = position.rules.legal_options(position.state, position.seat)
+        listed = choices(options)
+        answer = reply.answer
+        if isinstance(answer, int):
+            if not 0 <= answer < len(listed):
+                return f"option index {answer} out of range 0..{len(listed) - 1}"
+            answer = listed[answer]
+        if not position.rules.is_legal(position.state, position.seat, answer):
+            try:
+                position.rules.check(position.state, position.seat, answer)
+            except Exception as exc:
+                return f"illegal answer: {exc}"
+        return None
+
+    async def decision(self, position: Position) -> CheckResult:
+        match_id = await self._open(position)
+        reply = await self.seat.ask(self._request(match_id, position), self.move_time * 2)
+        problem = self._judge(position, reply)
+        if problem is None:
+            self.latencies.append(reply.elapsed * 1000)
+            self.seat.accepted(pb.ActionResult(request_id=self.next_id - 1, accepted=True))
+        await self._close(match_id, position)
+        return CheckResult(
+            position.kind, problem is None, problem or "legal answer in time", reply.elapsed * 1000
+        )
+
+    async def rejection(self, position: Position) -> CheckResult:
+        match_id = await self._open(position)
+        request = self._request(match_id, position)
+        first = await self.seat.ask(request, self.move_time * 2)
+        problem = self._judge(position, first)
+        if problem is None:
+            rejected = pb.ActionResult(
+                request_id=request.request_id,
+                accepted=False,
+                reason="check-bot rejects this answer on purpose",
+                strikes=1,
+            )
+            second = await self.seat.retry(rejected, self.move_time * 4)
+            problem = self._judge(position, second)
+            if problem is not None:
+                problem = f"after a rejection: {problem}"
+        await self._close(match_id, position)
+        return CheckResult(
+            "answers again after a rejection",
+            problem is None,
+            problem or "re-answered the same request",
+        )
+
+    async def burst(self, position: Position) -> CheckResult:
+        match_id = await self._open(position)
+        problems = []
+        for _ in range(BURST):
+            reply = await self.seat.ask(self._request(match_id, position), self.move_time * 2)
+            problem = self._judge(position, reply)
+            if problem:
+                problems.append(problem)
+                break
+            self.latencies.append(reply.elapsed * 1000)
+            self.seat.accepted(pb.ActionResult(request_id=self.next_id - 1, accepted=True))
+        await self._close(match_id, position)
+        return CheckResult(
+            f"{BURST} decisions in a row",
+            not problems,
+            problems[0] if problems else "all legal and in time",
+        )
+
+
+async def check_bot(
+    player: BotSpec | Bot, move_time: float = 1.0, startup_time: float = 10.0
+) -> tuple[list[CheckResult], list[float]]:
+    """Run every check against ``player``; returns the results and the latencies (ms)."""
+    positions = find_positions()
+    results: list[CheckResult] = []
+    workdir = Path(tempfile.mkdtemp(prefix="arena-check-"))
+    registry = Registry()
+    server, target = await start_server(registry, f"unix:{workdir}/referee.sock")
+    process: BotProcess | None = None
+    seat: Seat | None = None
+    try:
+        if isinstance(player, Bot):
+            seat = InProcessSeat(player, player.name, player.version)
+            results.append(CheckResult("runs in-process", True, "loaded"))
+        else:
+            if player.command is None:
+                return [CheckResult("starts", False, "bot.toml has no command")], []
+            run_setup(player)
+            token = registry.issue("check")
+            log = results_home() / "logs" / f"check-{player.path.name}-{uuid.uuid4().hex[:6]}.log"
+            started = time.perf_counter()
+            process = await launch(
+                split_command(player.command),
+                player.path,
+                {ADDRESS_ENV: target, TOKEN_ENV: token},
+                log,
+                Limits(),
+            )
+            session = await registry.wait(token, startup_time)
+            if session is None:
+                why = (
+                    f"exited with code {process.process.returncode}"
+                    if process.exited
+                    else f"no Hello within {startup_time:g} s"
+                )
+                return [CheckResult("connects and says Hello", False, f"{why}; log: {log}")], []
+            seat = RemoteSeat(session, process, player.name)
+            results.append(
+                CheckResult(
+                    "connects and says Hello",
+                    True,
+                    f"{session.hello.bot_name} {session.hello.bot_version} in "
+                    f"{(time.perf_counter() - started) * 1000:.0f} ms",
+                )
+            )
+        checker = _Checker(seat, move_time)
+        for kind in KINDS:
+            if kind not in positions:
+                results.append(CheckResult(kind, False, "no position found for this kind"))
+                continue
+            try:
+                results.append(await checker.decision(positions[kind]))
+            except RuntimeError as exc:
+                results.append(CheckResult(kind, False, str(exc)))
+        if "attack" in positions:
+            results.append(await checker.rejection(positions["attack"]))
+            results.append(await checker.burst(positions["attack"]))
+        return results, checker.latencies
+    finally:
+        if isinstance(seat, RemoteSeat):
+            await seat.close()
+        if process is not None:
+            if not await process.wait_exit(1.0):
+                await process.kill()
+            else:
+                await process.kill(grace=0)
+        await server.stop(0.5)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def percentile(values: list[float], q: int) -> float:
+    """The q-th percentile (1..99) of ``values``."""
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def run(
+    player: BotSpec | Bot, move_time: float, startup_time: float
+) -> tuple[list[CheckResult], list[float]]:
+    """Synchronous :func:`check_bot`."""
+    return asyncio.run(check_bot(player, move_time, startup_time))
