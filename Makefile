@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow lint bench clean
+.PHONY: demo test test-slow lint protos protos-check bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,12 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+protos: $(STAMP)
+	$(BIN)/python scripts/gen_protos.py
+
+protos-check: $(STAMP)
+	$(BIN)/python scripts/gen_protos.py --check
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
