@@ -1,0 +1,439 @@
+"""Referee overhead over gRPC, measured against a bare gRPC echo and against in-process play.
+
+Prints: the decision round trip (median and p99 over --exchanges exchanges of one real
+mid-game DecisionRequest and a real Action) for a bare grpc.aio bidi echo and for the
+referee's own path (Registry + start_server + RemoteSeat.ask, timed on the referee side),
+with the ratio referee/bare (target ≤ 1.3×), plus the referee path answered by a real SDK
+bot for information; a full 2-player random game (same seed) with subprocess bots over gRPC
+(local.play) and in-process (play_match), with decisions per game, seconds, the ratio and
+the match loop's share of the gRPC game (without bot start-up and shut-down); and this
+process's peak RSS after the gRPC game, i.e. the referee's (target ≤ 100 MB; the bots are
+other processes).
+
+Every client is its own process on a unix socket (it runs this file with --client); the
+rows take turns over several connections so that changing machine load hits them alike.
+--profile adds an untimed round of referee exchanges under cProfile and prints where the
+referee side spends its time.
+
+    python benchmarks/referee.py [--exchanges N] [--seed S] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import os
+import pstats
+import random
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
+
+import grpc
+
+from arena.bots import BotSpec, find_bot, load_bot
+from arena.games.classic import ClassicConfig, ClassicRules, choices
+from arena.games.classic.events import redact
+from arena.protocol import codec
+from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
+from arena.referee import local
+from arena.referee.match import MatchResult, TimeControl, play_match
+from arena.referee.seats import RemoteSeat
+from arena.referee.server import MAX_MESSAGE_BYTES, Registry, start_server
+from arena.sdk.bot import Answer, Bot, Request
+from arena.sdk.client import ADDRESS_ENV, TOKEN_ENV
+
+WARMUP = 300
+"""Exchanges before timing starts on each connection (channel set-up, first allocations)."""
+ROUNDS = 5
+"""Each row's exchanges are split over this many connections, the rows taking turns."""
+CONTROL = TimeControl(move_time=5, time_bank=60)
+ALLOWANCE = CONTROL.move_time + CONTROL.time_bank  # what the match loop passes to ask()
+
+
+# ------------------------------------------------------------ the position
+
+
+def mid_game_request(seed: int) -> tuple[pb.DecisionRequest, pb.Action]:
+    """A real attack DecisionRequest from the middle of a random 2-player game, and the
+    random answer given to it, built as the match loop builds them (view, options and the
+    seat's redacted events since its previous request).
+
+    The game is played twice, to count the attacks and then to stop at the middle one, so
+    that no position is kept (this process's peak memory is the referee's figure)."""
+    rules = ClassicRules(ClassicConfig.parse({}, 2))
+
+    def play(stop: int | None) -> int:
+        rng = random.Random(seed)
+        state = rules.new_game(seed)
+        pending: list[list[dict]] = [[], []]
+        attacks = 0
+        while (decision := rules.decision(state)) is not None:
+            seat = rng.choice(decision.seats)
+            options = rules.legal_options(state, seat)
+            action = rng.choice(choices(options))
+            events, pending[seat] = pending[seat], []
+            if decision.kind == "attack" and events:
+                if attacks == stop:
+                    found.append((rules.view(state, seat), options, events, action))
+                    return attacks
+                attacks += 1
+            step = rules.apply(state, seat, action)
+            state = step.state
+            for other, queue in enumerate(pending):
+                queue.extend(redact(e, other) for e in step.events)
+        return attacks
+
+    found: list[tuple] = []
+    play(play(None) // 2)
+    view, options, events, action = found[0]
+    request = codec.request_to_pb(
+        request_id=1,
+        match_id="bench0000000",
+        view=view,
+        options=options,
+        deadline_ms=int(ALLOWANCE * 1000),
+        time_bank_ms=int(CONTROL.time_bank * 1000),
+        server_time_ms=int(time.time() * 1000),
+        events=events,
+    )
+    return request, codec.answer_to_pb(1, action)
+
+
+# ---------------------------------------------------------------- clients
+
+
+async def client_bare(address: str, answer: pb.Action, count: int) -> list[float]:
+    """Send Actions to the echo server one at a time; the round trip of each, in seconds."""
+    times = []
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = arena_pb2_grpc.RefereeStub(channel).Play()
+        for i in range(count):
+            started = time.perf_counter()
+            answer.request_id = i + 1
+            await call.write(pb.BotMessage(action=answer))
+            reply = await call.read()
+            times.append(time.perf_counter() - started)
+            assert reply.WhichOneof("message") == "decision"
+        await call.done_writing()
+    return times
+
+
+async def client_minimal(address: str, token: str, answer: pb.Action) -> None:
+    """Hello, then answer every DecisionRequest at once with ``answer`` (request_id echoed)."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = arena_pb2_grpc.RefereeStub(channel).Play()
+        hello = pb.Hello(
+            token=token, bot_name="bench", bot_version="0", protocol_version=codec.PROTOCOL_VERSION
+        )
+        await call.write(pb.BotMessage(hello=hello))
+        while (message := await call.read()) is not grpc.aio.EOF:
+            if message.WhichOneof("message") == "decision":
+                answer.request_id = message.decision.request_id
+                await call.write(pb.BotMessage(action=answer))
+        await call.done_writing()
+
+
+class FixedBot(Bot):
+    """An SDK bot that answers every request with the same decoded answer."""
+
+    name = "fixed"
+    version = "0"
+
+    def __init__(self, answer: Answer) -> None:
+        self.answer = answer
+
+    def choose(self, request: Request) -> Answer:
+        return self.answer
+
+
+def run_client(args: argparse.Namespace) -> None:
+    answer = pb.Action.FromString(bytes.fromhex(args.answer))
+    if args.client == "bare":
+        times = asyncio.run(client_bare(args.address, answer, args.count))
+        json.dump(times, sys.stdout)
+    elif args.client == "minimal":
+        asyncio.run(client_minimal(os.environ[ADDRESS_ENV], os.environ[TOKEN_ENV], answer))
+    else:
+        FixedBot(codec.answer_from_pb(answer)).run()
+
+
+async def start_client(
+    kind: str, answer: pb.Action, env: dict[str, str], *extra: str
+) -> asyncio.subprocess.Process:
+    """This file run with ``--client kind`` (``env`` added to the environment)."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--client",
+        kind,
+        "--answer",
+        answer.SerializeToString().hex(),
+        *extra,
+        env={**os.environ, **env},
+        stdout=asyncio.subprocess.PIPE,
+    )
+
+
+# ------------------------------------------------------------------ echo
+
+
+class EchoServicer(arena_pb2_grpc.RefereeServicer):
+    """Answers every BotMessage with the same RefereeMessage (nothing else)."""
+
+    def __init__(self, reply: pb.RefereeMessage) -> None:
+        self.reply = reply
+
+    async def Play(
+        self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.RefereeMessage]:
+        async for _ in request_iterator:
+            yield self.reply
+
+
+async def bare_round_trips(
+    request: pb.DecisionRequest, answer: pb.Action, count: int, workdir: Path
+) -> list[float]:
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", 16 * MAX_MESSAGE_BYTES),
+        ]
+    )
+    arena_pb2_grpc.add_RefereeServicer_to_server(
+        EchoServicer(pb.RefereeMessage(decision=request)), server
+    )
+    address = f"unix:{workdir}/echo.sock"
+    server.add_insecure_port(address)
+    await server.start()
+    try:
+        process = await start_client(
+            "bare", answer, {}, "--address", address, "--count", str(WARMUP + count)
+        )
+        out, _ = await process.communicate()
+        if process.returncode != 0:
+            raise SystemExit(f"the echo client failed with code {process.returncode}")
+        return json.loads(out)[WARMUP:]
+    finally:
+        await server.stop(0.5)
+
+
+async def referee_round_trips(
+    request: pb.DecisionRequest,
+    answer: pb.Action,
+    count: int,
+    workdir: Path,
+    client: str,
+    profile: cProfile.Profile | None = None,
+) -> list[float]:
+    registry = Registry()
+    server, target = await start_server(registry, f"unix:{workdir}/referee-{client}.sock")
+    process = None
+    try:
+        token = registry.issue("bench")
+        process = await start_client(client, answer, {ADDRESS_ENV: target, TOKEN_ENV: token})
+        session = await registry.wait(token, 30.0)
+        if session is None:
+            raise SystemExit(f"the {client} client did not connect")
+        seat = RemoteSeat(session, None, "bench")
+        template = pb.DecisionRequest()
+        template.CopyFrom(request)
+        times = []
+        for i in range(WARMUP + count):
+            if i == WARMUP and profile is not None:
+                profile.enable()
+            template.request_id = i + 1
+            started = time.perf_counter()
+            reply = await seat.ask(template, ALLOWANCE)
+            times.append(time.perf_counter() - started)
+            if reply.answer is None:
+                raise SystemExit(f"request {i + 1}: no answer ({reply.fault} {reply.detail})")
+        if profile is not None:
+            profile.disable()
+        await seat.close()
+        await process.communicate()
+        return times[WARMUP:]
+    finally:
+        if process is not None and process.returncode is None:
+            process.kill()
+            await process.wait()
+        await server.stop(0.5)
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[98]
+
+
+# ------------------------------------------------------------------ games
+
+
+def grpc_game(
+    rules: ClassicRules, spec: BotSpec, seed: int
+) -> tuple[MatchResult, float, float | None, list[str]]:
+    """local.play with two subprocess bots: the result, its seconds, the seconds of the
+    match loop alone (without starting and stopping the bots), and notes on retries.
+
+    A game whose bots did not all start is played again (at most twice) and noted."""
+    notes: list[str] = []
+    loop_times: list[float] = []
+    real_run_match = local.run_match
+
+    async def timed_run_match(*args: object, **kwargs: object) -> MatchResult:
+        started = time.perf_counter()
+        try:
+            return await real_run_match(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            loop_times.append(time.perf_counter() - started)
+
+    home = os.environ.get("ARENA_HOME")
+    os.environ["ARENA_HOME"] = tempfile.mkdtemp(prefix="arena-bench-home-")  # bot logs
+    local.run_match = timed_run_match  # type: ignore[assignment]
+    try:
+        for _ in range(3):
+            loop_times.clear()
+            started = time.perf_counter()
+            result = local.play(rules, [spec, spec], seed, CONTROL)
+            seconds = time.perf_counter() - started
+            failed = [
+                f"seat {s.seat} {s.status}: {s.detail}" for s in result.seats if s.status != "OK"
+            ]
+            if not failed:
+                break
+            notes.append(f"gRPC game discarded and played again: {'; '.join(failed)}")
+    finally:
+        local.run_match = real_run_match
+        shutil.rmtree(os.environ["ARENA_HOME"], ignore_errors=True)
+        if home is None:
+            del os.environ["ARENA_HOME"]
+        else:
+            os.environ["ARENA_HOME"] = home
+    return result, seconds, (loop_times[0] if loop_times else None), notes
+
+
+# ------------------------------------------------------------------- main
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--exchanges", type=int, default=3000, help="timed round trips per row")
+    parser.add_argument("--seed", type=int, default=1, help="the game's seed (and the position's)")
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the referee side of the exchanges"
+    )
+    parser.add_argument("--client", choices=("bare", "minimal", "sdk"), help=argparse.SUPPRESS)
+    parser.add_argument("--answer", help=argparse.SUPPRESS)
+    parser.add_argument("--address", help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.client:
+        run_client(args)
+        return
+
+    request, answer = mid_game_request(args.seed)
+    size = pb.RefereeMessage(decision=request).ByteSize()
+    answer_size = pb.BotMessage(action=answer).ByteSize()
+    print(
+        f"decision round trip, unix socket, client in its own process: {args.exchanges} "
+        f"exchanges per row over {ROUNDS} connections (after {WARMUP} warm-up each); "
+        f"{request.kind} request {size} B "
+        f"({len(request.events)} events), answer {answer_size} B; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+    workdir = Path(tempfile.mkdtemp(prefix="arena-bench-"))
+    profile = cProfile.Profile() if args.profile else None
+    names = ("bare grpc.aio echo", "referee, minimal aio client", "referee, SDK bot (info)")
+    samples: list[list[float]] = [[], [], []]
+    try:
+        # Rows take turns in ROUNDS rounds so that a change in machine load hits them alike.
+        share = -(-args.exchanges // ROUNDS)
+        for _ in range(ROUNDS):
+            samples[0] += asyncio.run(bare_round_trips(request, answer, share, workdir))
+            samples[1] += asyncio.run(
+                referee_round_trips(request, answer, share, workdir, "minimal")
+            )
+            samples[2] += asyncio.run(referee_round_trips(request, answer, share, workdir, "sdk"))
+        if profile is not None:  # a round of its own: profiling slows what it watches
+            asyncio.run(
+                referee_round_trips(request, answer, args.exchanges, workdir, "minimal", profile)
+            )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    rows = list(zip(names, samples, strict=True))
+    bare_median, bare_p99 = statistics.median(rows[0][1]), p99(rows[0][1])
+    print(f"{'path':<28} {'median µs':>10} {'p99 µs':>8} {'×bare med':>9} {'×bare p99':>9}")
+    for name, times in rows:
+        median, high = statistics.median(times), p99(times)
+        print(
+            f"{name:<28} {median * 1e6:>10.0f} {high * 1e6:>8.0f} "
+            f"{median / bare_median:>9.2f} {high / bare_p99:>9.2f}"
+        )
+    ratio = statistics.median(rows[1][1]) / bare_median
+    print(f"referee/bare median round trip: {ratio:.2f}× (target ≤ 1.3×)")
+
+    # A whole game: the same seed with subprocess bots over gRPC and with in-process bots.
+    spec = find_bot("random")
+    rules = ClassicRules(ClassicConfig.parse({}, 2))
+    started = time.perf_counter()
+    inproc = play_match(rules, [load_bot(spec), load_bot(spec)], args.seed, control=CONTROL)
+    inproc_s = time.perf_counter() - started
+    before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    remote, remote_s, loop_s, retried = grpc_game(rules, spec, args.seed)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    same = (inproc.decisions, inproc.winner, inproc.end, inproc.turns) == (
+        remote.decisions,
+        remote.winner,
+        remote.end,
+        remote.turns,
+    )
+    print()
+    print(
+        f"2-player random game, seed {args.seed}, move_time={CONTROL.move_time:g} s, "
+        f"time_bank={CONTROL.time_bank:g} s; same game both ways: {'yes' if same else 'NO'}"
+    )
+    for note in retried:
+        print(f"note: {note}")
+    print(f"{'seats':<34} {'decisions':>10} {'seconds':>8} {'µs/dec':>8} {'ratio':>6}")
+    rows2 = [
+        ("in-process (play_match)", inproc, inproc_s),
+        ("gRPC subprocesses (local.play)", remote, remote_s),
+    ]
+    if loop_s is not None:
+        rows2.append(("  of which the match loop", remote, loop_s))
+    for name, result, seconds in rows2:
+        print(
+            f"{name:<34} {result.decisions:>10} {seconds:>8.2f} "
+            f"{seconds / result.decisions * 1e6:>8.0f} {seconds / inproc_s:>6.2f}"
+        )
+    extra = ((loop_s or remote_s) - inproc_s) / remote.decisions * 1e6
+    print(
+        f"gRPC cost per decision ({'match loop' if loop_s else 'incl. start-up'}): {extra:.0f} µs"
+    )
+    print()
+    print(
+        f"referee process peak RSS after the gRPC game: {peak_mb:.1f} MB (target ≤ 100 MB; "
+        f"{before_mb:.1f} MB before it)"
+    )
+
+    if profile is not None:
+        print()
+        for order in ("tottime", "cumulative"):
+            text = io.StringIO()
+            pstats.Stats(profile, stream=text).sort_stats(order).print_stats(25)
+            print(f"referee side of the exchanges, by {order}:")
+            print(text.getvalue().split("\n\n", 2)[-1].rstrip())
+            print()
+
+
+if __name__ == "__main__":
+    main()
