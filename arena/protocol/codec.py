@@ -242,13 +242,13 @@ def action_from_pb(msg: cpb.ClassicAction) -> Action:
     if kind in ("place", "reinforce"):
         return Place(tuple((p.territory, p.armies) for p in msg.placements))
     if kind == "trade":
+        bonus = msg.bonus_territory if msg.HasField("bonus_territory") else None
         if not msg.cards:
-            return Trade(None)
+            return Trade(None, bonus)  # a bonus without a set is the engine's to reject
         if len(msg.cards) != 3:
             raise MalformedActionError(
                 f"trade needs exactly 3 card ids (or none to decline), got {list(msg.cards)}"
             )
-        bonus = msg.bonus_territory if msg.HasField("bonus_territory") else None
         return Trade((msg.cards[0], msg.cards[1], msg.cards[2]), bonus)
     if kind == "attack":
         reroll = msg.reroll or "ask"

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
+import errno
 import os
-import resource
 import shlex
+import shutil
 import signal
 import sys
 from dataclasses import dataclass
@@ -51,21 +51,62 @@ def split_command(command: str | list[str]) -> list[str]:
     return argv
 
 
-def _limit_child(limits: Limits) -> None:
-    """Runs in the child between fork and exec."""
-    for which, value in (
-        (resource.RLIMIT_AS, limits.memory_mb * 1024 * 1024),
-        (resource.RLIMIT_CPU, limits.cpu_seconds),
-        (resource.RLIMIT_NPROC, limits.processes),
-        (resource.RLIMIT_NOFILE, limits.open_files),
-    ):
-        if value:
-            with contextlib.suppress(ValueError, OSError):
-                resource.setrlimit(which, (value, value))
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the referee
+_TRAMPOLINE = """
+import os, resource, sys
+for which, value in zip(
+    (resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_NPROC, resource.RLIMIT_NOFILE),
+    map(int, sys.argv[1:5]),
+):
+    if value:
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+if sys.platform.startswith("linux"):
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != int(sys.argv[5]):
+        os._exit(1)  # the referee is already gone
+try:
+    os.execvp(sys.argv[6], sys.argv[6:])
+except OSError as exc:
+    sys.stderr.write(f"cannot start {sys.argv[6]}: {exc.strerror}\\n")
+    os._exit(127)
+"""
+"""Runs in the child before the bot's command: limits, then exec.
+
+The limits used to be set by a ``preexec_fn``, but that makes Python fork without exec in a
+process running gRPC threads, and gRPC's fork handlers then sometimes abort the child
+(SIGABRT) before it starts the bot. Without ``preexec_fn`` the child is spawned with vfork
+and only this small interpreter sets the limits.
+"""
+
+
+def _trampoline(argv: list[str], limits: Limits) -> list[str]:
+    values = (
+        limits.memory_mb * 1024 * 1024,
+        limits.cpu_seconds,
+        limits.processes,
+        limits.open_files,
+    )
+    head = [sys.executable, "-I", "-S", "-c", _TRAMPOLINE]
+    return [*head, *map(str, values), str(os.getpid()), *argv]
+
+
+def _cannot_execute(program: str, cwd: Path, env: dict[str, str]) -> str | None:
+    """Why ``program`` (argv[0], run in ``cwd``) cannot be executed, or None if it can."""
+    if "/" not in program:
+        found = shutil.which(program, path=env.get("PATH", os.defpath))
+        return None if found else os.strerror(errno.ENOENT)
+    path = cwd / program
+    if not path.exists():
+        return os.strerror(errno.ENOENT)
+    if path.is_dir() or not os.access(path, os.X_OK):
+        return os.strerror(errno.EACCES)
+    return None
 
 
 class BotProcess:
@@ -113,16 +154,18 @@ async def launch(
     """Start a bot process in ``cwd`` with ``env`` added to the environment."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     full_env = {**os.environ, **env}
+    why = _cannot_execute(argv[0], cwd, full_env)
+    if why is not None:
+        raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {why}")
     try:
         process = await asyncio.create_subprocess_exec(
-            *argv,
+            *_trampoline(argv, limits),
             cwd=str(cwd),
             env=full_env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=lambda: _limit_child(limits),
         )
     except OSError as exc:
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {exc.strerror}") from None

@@ -25,7 +25,7 @@ from arena.referee.match import (
     run_match,
 )
 from arena.referee.seats import InProcessSeat, RemoteSeat
-from arena.referee.server import Registry, start_server
+from arena.referee.server import Registry, Session, start_server
 from arena.referee.statuses import SeatStatus
 from arena.sdk.bot import Bot
 from arena.sdk.client import ADDRESS_ENV, TOKEN_ENV
@@ -78,7 +78,10 @@ async def play_local_match(
                 log,
                 limits or Limits(),
             )
-        waits = {s: registry.wait(t, control.startup_time) for s, t in tokens.items()}
+        waits = {
+            s: _connected(registry, t, processes[s], control.startup_time)
+            for s, t in tokens.items()
+        }
         sessions = dict(zip(waits, await asyncio.gather(*waits.values()), strict=True))
         for seat, session in sessions.items():
             if session is None:
@@ -114,6 +117,21 @@ async def play_local_match(
                 await process.kill(grace=0)
         await server.stop(0.5)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def _connected(
+    registry: Registry, token: str, process: BotProcess, timeout: float
+) -> Session | None:
+    """The bot's session, or None if it exits or does not connect within ``timeout`` s."""
+    session = asyncio.ensure_future(registry.wait(token, timeout))
+    exited = asyncio.ensure_future(process.process.wait())
+    await asyncio.wait((session, exited), return_when=asyncio.FIRST_COMPLETED)
+    exited.cancel()
+    if session.done():
+        return session.result()
+    session.cancel()
+    # It exited: it may still have said Hello just before.
+    return await registry.wait(token, 0)
 
 
 def play(

@@ -63,7 +63,11 @@ class Seat(Protocol):
     async def start(self, message: pb.MatchStart) -> str | None: ...
     async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply: ...
     async def retry(self, result: pb.ActionResult, timeout: float | None) -> Reply: ...
-    def accepted(self, result: pb.ActionResult) -> None: ...
+    def accepted(self, result: pb.ActionResult) -> None:
+        """Deliver an ActionResult that asks for nothing back: an accepted answer, or the
+        rejection that ends the seat's match."""
+        ...
+
     async def drain(self) -> str | None: ...
     async def end(self, message: pb.MatchEnd) -> None: ...
 
@@ -413,18 +417,17 @@ class MatchRunner:
                     "reason": reason,
                 }
             )
+            rejection = pb.ActionResult(
+                request_id=request_id, accepted=False, reason=reason, strikes=result.strikes
+            )
             if result.strikes >= self.strike_limit:
+                handle.accepted(rejection)  # no retry, but every answer gets its result
                 return _Verdict(
                     forfeit=SeatStatus.ILLEGAL,
                     detail=f"{result.strikes} strikes, the last: {reason}",
                 )
             remaining = None if allowance is None else allowance
-            reply = await handle.retry(
-                pb.ActionResult(
-                    request_id=request_id, accepted=False, reason=reason, strikes=result.strikes
-                ),
-                remaining,
-            )
+            reply = await handle.retry(rejection, remaining)
 
 
 def _checked(

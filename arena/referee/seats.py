@@ -99,7 +99,11 @@ class InProcessSeat:
         return Reply(answer=decoded, elapsed=elapsed, debug=debug)
 
     def accepted(self, result: pb.ActionResult) -> None:
-        return None
+        if not result.accepted:  # the rejection that forfeits the seat: no retry follows
+            try:
+                self.bot.rejected(result.reason)
+            except Exception:  # the seat is out already; a failing callback changes nothing
+                return
 
     async def drain(self) -> str | None:
         return None
@@ -126,6 +130,7 @@ class RemoteSeat:
         self._sent: set[int] = set()
         self._current = -1
         self._started = 0.0
+        self._idle_debug: list[str] = []
 
     async def start(self, message: pb.MatchStart) -> str | None:
         self._sent.clear()
@@ -147,7 +152,7 @@ class RemoteSeat:
         self.session.send(pb.RefereeMessage(action_result=result))
 
     async def _wait(self, timeout: float | None) -> Reply:
-        debug: list[str] = []
+        debug, self._idle_debug = self._idle_debug, []
         count = 0
         deadline = None if timeout is None else self._started + timeout
         while True:
@@ -206,14 +211,26 @@ class RemoteSeat:
         return "disconnect"
 
     async def drain(self) -> str | None:
-        """Between requests: look at what the bot sent unasked; a fault detail if any."""
+        """Between requests: look at what the bot sent unasked; a fault detail if any.
+
+        Debug text goes with the next request's reply (into the replay); late answers to
+        earlier requests are ignored; more than ``MAX_MESSAGES_PER_REQUEST`` is a flood.
+        """
+        count = 0
         while not self.session.inbox.empty():
             message = self.session.inbox.get_nowait()
             if isinstance(message, Closed):
                 self.session.inbox.put_nowait(message)
                 return None
+            count += 1
+            if count > MAX_MESSAGES_PER_REQUEST:
+                return (
+                    f"flood: more than {MAX_MESSAGES_PER_REQUEST} messages while no decision "
+                    "was asked of this seat"
+                )
             kind = message.WhichOneof("message")
             if kind == "debug":
+                self._idle_debug.append(message.debug.text[:DEBUG_TEXT_CAP])
                 continue
             if kind == "action" and message.action.request_id in self._sent:
                 continue

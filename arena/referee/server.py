@@ -21,6 +21,10 @@ from arena.protocol.codec import PROTOCOL_VERSION
 
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest message a bot may send (1 MiB); a larger one ends its stream as a protocol fault."""
+TRANSPORT_MAX_BYTES = 16 * MAX_MESSAGE_BYTES
+"""Largest message gRPC reads at all. Over this gRPC cancels the stream itself and the referee
+only sees it end, like a disconnect; between the two the referee reads the message and calls
+it a protocol fault (gRPC's own limit cannot be told apart from the bot closing its stream)."""
 
 
 @dataclass(slots=True)
@@ -123,15 +127,25 @@ class RefereeServicer(arena_pb2_grpc.RefereeServicer):
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
             if session.closed is None:
+                # Cancelled before the reader saw the end: the seat must still learn of it.
                 session.closed = Closed("disconnect", "stream ended")
+                session.inbox.put_nowait(session.closed)
 
 
 async def _pump(request_iterator: AsyncIterator[pb.BotMessage], session: Session) -> None:
     """Copy a bot's messages into its inbox; record how the stream ended."""
     try:
         async for message in request_iterator:
+            size = message.ByteSize()
+            if size > MAX_MESSAGE_BYTES:
+                closed = Closed(
+                    "protocol",
+                    f"a message of {size} bytes; the limit is {MAX_MESSAGE_BYTES} bytes (1 MiB)",
+                )
+                break
             session.inbox.put_nowait(message)
-        closed = Closed("disconnect", "the bot closed its stream")
+        else:
+            closed = Closed("disconnect", "the bot closed its stream")
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # grpc raises its own types for bad bytes and oversized messages
@@ -146,7 +160,7 @@ async def start_server(
     """Serve the referee on ``address`` (``unix:PATH`` or ``HOST:PORT``); returns the bound target."""
     server = grpc.aio.server(
         options=[
-            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_receive_message_length", TRANSPORT_MAX_BYTES),
             ("grpc.max_send_message_length", 16 * MAX_MESSAGE_BYTES),
         ]
     )

@@ -1,4 +1,4 @@
-"""The strategy interface every Python bot implements, in-process or (later) over gRPC.
+"""The strategy interface every Python bot implements, in-process or over gRPC.
 
 Subclass :class:`Bot` and override :meth:`Bot.choose`, or one method per decision kind.
 A bot sees only its seat's :class:`Request` (view + legal options), never the game state.

@@ -1,0 +1,42 @@
+"""Answers late. ARENA_TEST_MODE: ``always`` sleeps ARENA_TEST_SLEEP seconds before every
+answer, ``once`` only before its first, ``slow`` before every answer (meant to be a little over
+the move time, so the bank pays until it is spent). Every request's clock fields are logged."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from _shared import MODE, RandomPlayer, log, note_pid
+
+from arena.sdk import Answer, Request
+
+SLEEP = float(os.environ.get("ARENA_TEST_SLEEP", "0.5"))
+
+
+class Sleeper(RandomPlayer):
+    name = "sleeper"
+    answered = 0
+
+    def choose(self, request: Request) -> Answer:
+        assert self.match is not None
+        log(
+            f"requests-{self.match.seat}.jsonl",
+            {
+                "request_id": request.request_id,
+                "deadline_ms": request.deadline_ms,
+                "time_bank_ms": request.time_bank_ms,
+            },
+        )
+        self.answered += 1
+        if MODE in ("always", "slow") or (MODE == "once" and self.answered == 1):
+            time.sleep(SLEEP)
+        return super().choose(request)
+
+
+if __name__ == "__main__":
+    note_pid()
+    Sleeper().run()

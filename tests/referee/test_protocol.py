@@ -1,0 +1,682 @@
+"""The wire protocol: handshakes and stream endings over a real server, codec round trips, and
+what each seat receives: never another seat's hidden information, and the same in-process as
+over gRPC."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import random
+import sys
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena import __version__
+from arena.bots import load_bot
+from arena.errors import MalformedActionError
+from arena.games.classic import ClassicConfig, ClassicRules
+from arena.games.classic.actions import (
+    REROLL_POLICIES,
+    Attack,
+    ChooseHeadquarters,
+    Claim,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    PlaceNeutral,
+    Reroll,
+    Trade,
+    action_from_dict,
+)
+from arena.games.classic.missions import MISSIONS
+from arena.games.classic.options import choices
+from arena.protocol import codec
+from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.protocol._pb.riskarena.v1 import classic_pb2 as cpb
+from arena.referee.match import TimeControl, play_match
+from arena.referee.seats import InProcessSeat, RemoteSeat
+from arena.referee.server import MAX_MESSAGE_BYTES, Closed, Registry, Session, start_server
+from arena.sdk.bot import Bot, Request
+from tests.referee import Arena, Played, broken, rules_for
+
+PLAY = "/riskarena.v1.Referee/Play"
+
+
+@pytest.fixture
+def arena(tmp_path, monkeypatch) -> Arena:
+    return Arena(tmp_path, monkeypatch)
+
+
+# -------------------------------------------------------------------- handshake
+
+
+class Stream:
+    """A client side of Play sending raw bytes, for one test."""
+
+    def __init__(self, channel: grpc.aio.Channel) -> None:
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        method = channel.stream_stream(
+            PLAY,
+            request_serializer=lambda data: data,
+            response_deserializer=pb.RefereeMessage.FromString,
+        )
+        self.call = method(self._requests())
+
+    async def _requests(self) -> AsyncIterator[bytes]:
+        while (data := await self.queue.get()) is not None:
+            yield data
+
+    def send(self, message: pb.BotMessage | bytes) -> None:
+        data = message if isinstance(message, bytes) else message.SerializeToString()
+        self.queue.put_nowait(data)
+
+    def half_close(self) -> None:
+        self.queue.put_nowait(None)
+
+    async def reply(self) -> pb.RefereeMessage | grpc.StatusCode:
+        """The referee's next message, or the status code that ended the stream."""
+        try:
+            message = await asyncio.wait_for(self.call.read(), 5)
+        except grpc.aio.AioRpcError as exc:
+            return exc.code()
+        if message is grpc.aio.EOF:
+            return await self.call.code()
+        return message
+
+
+def hello(token: str, version: int = codec.PROTOCOL_VERSION) -> pb.BotMessage:
+    return pb.BotMessage(
+        hello=pb.Hello(
+            token=token,
+            bot_name="probe",
+            bot_version="2.5",
+            protocol_version=version,
+            always_max_defence=True,
+        )
+    )
+
+
+def serve(tmp_path: Path, test, hello_timeout: float = 10.0) -> Any:
+    """Run ``test(registry, channel)`` against a real server on a unix socket."""
+
+    async def main() -> Any:
+        registry = Registry()
+        server, target = await start_server(
+            registry, f"unix:{tmp_path}/referee.sock", hello_timeout=hello_timeout
+        )
+        assert target == f"unix:{tmp_path}/referee.sock"
+        try:
+            async with grpc.aio.insecure_channel(
+                target, options=[("grpc.max_send_message_length", -1)]
+            ) as channel:
+                return await test(registry, channel)
+        finally:
+            await server.stop(0)
+
+    return asyncio.run(main())
+
+
+def test_handshake_accepts_the_issued_token_once(tmp_path):
+    async def test(registry: Registry, channel: grpc.aio.Channel) -> None:
+        token = registry.issue("seat 0")
+        first = Stream(channel)
+        first.send(hello(token))
+        welcome = await first.reply()
+        assert isinstance(welcome, pb.RefereeMessage)
+        assert welcome.WhichOneof("message") == "welcome"
+        assert welcome.welcome.protocol_version == 1
+        assert welcome.welcome.referee_version == __version__
+        session = await registry.wait(token, 1)
+        assert isinstance(session, Session)
+        assert session.hello.bot_name == "probe" and session.hello.bot_version == "2.5"
+        assert session.hello.always_max_defence
+        # The same token again is refused.
+        second = Stream(channel)
+        second.send(hello(token))
+        assert await second.reply() == grpc.StatusCode.UNAUTHENTICATED
+        session.finish()
+        assert await first.reply() == grpc.StatusCode.OK
+
+    serve(tmp_path, test)
+
+
+@pytest.mark.parametrize(
+    ("first", "code"),
+    [
+        ("wrong token", grpc.StatusCode.UNAUTHENTICATED),
+        ("version 2", grpc.StatusCode.FAILED_PRECONDITION),
+        ("version 0", grpc.StatusCode.FAILED_PRECONDITION),
+        ("debug first", grpc.StatusCode.INVALID_ARGUMENT),
+        ("action first", grpc.StatusCode.INVALID_ARGUMENT),
+        ("empty first", grpc.StatusCode.INVALID_ARGUMENT),
+        ("nothing", grpc.StatusCode.DEADLINE_EXCEEDED),
+        ("half-close", grpc.StatusCode.DEADLINE_EXCEEDED),
+    ],
+)
+def test_handshake_errors(tmp_path, first, code):
+    async def test(registry: Registry, channel: grpc.aio.Channel) -> None:
+        token = registry.issue("seat 0")
+        stream = Stream(channel)
+        if first == "wrong token":
+            stream.send(hello("not-" + token))
+        elif first.startswith("version"):
+            stream.send(hello(token, version=int(first.split()[1])))
+        elif first == "debug first":
+            stream.send(pb.BotMessage(debug=pb.DebugText(text=token)))
+        elif first == "action first":
+            stream.send(pb.BotMessage(action=pb.Action(request_id=1, option_index=0)))
+        elif first == "empty first":
+            stream.send(b"")
+        elif first == "half-close":
+            stream.half_close()
+        assert await stream.reply() == code
+        # A refused handshake does not use the token up.
+        retry = Stream(channel)
+        retry.send(hello(token))
+        reply = await retry.reply()
+        assert isinstance(reply, pb.RefereeMessage) and reply.HasField("welcome")
+        session = await registry.wait(token, 1)
+        assert session is not None
+        session.finish()
+        stream.half_close()
+
+    serve(tmp_path, test, hello_timeout=0.3)
+
+
+async def _welcomed(registry: Registry, channel: grpc.aio.Channel) -> tuple[Stream, Session]:
+    token = registry.issue("seat 0")
+    stream = Stream(channel)
+    stream.send(hello(token))
+    reply = await stream.reply()
+    assert isinstance(reply, pb.RefereeMessage) and reply.HasField("welcome")
+    session = await registry.wait(token, 1)
+    assert session is not None
+    return stream, session
+
+
+async def _next(session: Session) -> pb.BotMessage | Closed:
+    return await asyncio.wait_for(session.inbox.get(), 5)
+
+
+@pytest.mark.parametrize(
+    ("ending", "why"),
+    [
+        ("garbage", "protocol"),
+        ("over 1 MiB", "protocol"),
+        ("half-close", "disconnect"),
+        ("cancel", "disconnect"),
+    ],
+)
+def test_how_a_stream_ends_reaches_the_session(tmp_path, ending, why):
+    async def test(registry: Registry, channel: grpc.aio.Channel) -> None:
+        stream, session = await _welcomed(registry, channel)
+        stream.send(pb.BotMessage(debug=pb.DebugText(text="x" * (MAX_MESSAGE_BYTES - 16))))
+        got = await _next(session)
+        assert isinstance(got, pb.BotMessage) and len(got.debug.text) == MAX_MESSAGE_BYTES - 16
+        if ending == "garbage":
+            stream.send(b"\x07" + random.Random(1).randbytes(40))
+        elif ending == "over 1 MiB":
+            stream.send(pb.BotMessage(debug=pb.DebugText(text="x" * MAX_MESSAGE_BYTES)))
+        elif ending == "half-close":
+            stream.half_close()
+        else:
+            stream.call.cancel()
+        closed = await _next(session)
+        assert isinstance(closed, Closed), closed
+        assert closed.why == why, closed
+        assert session.closed is closed
+        if ending == "over 1 MiB":
+            assert f"the limit is {MAX_MESSAGE_BYTES} bytes" in closed.detail
+        session.finish()
+
+    serve(tmp_path, test)
+
+
+# ------------------------------------------------------------------------ codec
+
+
+CONFIGS = [
+    (3, {}),
+    (2, {"advantage_reroll": "true"}),
+    (4, {"mode": "mission", "fortify": "connected"}),
+    (5, {"mode": "capital", "capital_goal": "short", "sets": "fixed"}),
+    (3, {"mode": "capital", "sets": "progressive", "advantage_reroll": "true"}),
+]
+
+
+def _wire(message: Any) -> Any:
+    return type(message).FromString(message.SerializeToString())
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGS)
+def test_codec_round_trips_views_options_and_actions_over_random_games(players, options):
+    rules = ClassicRules(ClassicConfig.parse({"max_rounds": "12", **options}, players))
+    kinds: set[str] = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = rules.new_game(seed, [rng.random() < 0.3 for _ in range(players)])
+        events: list[dict[str, Any]] = []
+        while (decision := rules.decision(state)) is not None:
+            seat = rng.choice(decision.seats)
+            view = rules.view(state, seat)
+            options_ = rules.legal_options(state, seat)
+            kinds.add(options_.kind)
+            assert codec.view_from_pb(_wire(codec.view_to_pb(view))) == view
+            assert codec.options_from_pb(_wire(codec.options_to_pb(options_))) == options_
+            request = codec.request_to_pb(
+                request_id=len(kinds) + 7,
+                match_id="m",
+                view=view,
+                options=options_,
+                deadline_ms=1500,
+                time_bank_ms=900,
+                server_time_ms=123,
+                events=events,
+            )
+            decoded = codec.request_from_pb(_wire(request))
+            assert decoded == Request.make(
+                seat,
+                view,
+                options_,
+                request_id=len(kinds) + 7,
+                deadline_ms=1500,
+                time_bank_ms=900,
+                events=_json(events),
+            )
+            listed = choices(options_)
+            for index, action in enumerate(listed):
+                assert codec.action_from_pb(_wire(codec.action_to_pb(action))) == action
+                wire = _wire(codec.answer_to_pb(5, index))
+                assert codec.answer_from_pb(wire) == index
+            action = rng.choice(listed)
+            assert codec.answer_from_pb(_wire(codec.answer_to_pb(5, action))) == action
+            step = rules.apply(state, seat, action)
+            state, events = step.state, step.events
+            assert codec.events_from_pb(codec.events_to_pb(events)) == _json(events)
+    assert {"attack", "fortify", "reinforce"} <= kinds
+
+
+def test_codec_round_trips_match_start_and_end():
+    rules = rules_for(4, mode="mission")
+    board = rules.board.to_dict()
+    names = ["a", "b", "c", "d"]
+    start = codec.match_start_to_pb(
+        match_id="abc",
+        rules=rules.config.to_dict(),
+        seat=2,
+        names=names,
+        bot_seed=2**63 + 5,
+        board=board,
+        move_time_ms=250,
+        time_bank_ms=9000,
+    )
+    info = codec.match_info_from_pb(_wire(start))
+    assert info.seat == 2 and info.players == 4 and info.names == tuple(names)
+    assert info.bot_seed == 2**63 + 5 and info.match_id == "abc"
+    assert info.board == board
+    assert info.rules == {k: str(v).lower() for k, v in rules.config.to_dict().items()}
+    assert (info.move_time_ms, info.time_bank_ms) == (250, 9000)
+    statuses = ["OK", "TIMEOUT", "ILLEGAL", "CRASH", "DISCONNECT", "INIT_FAIL", "PROTOCOL"]
+    lines = [
+        {"seat": i, "bot": f"b{i}", "place": 1 + i // 2, "status": s, "strikes": i}
+        for i, s in enumerate(statuses)
+    ]
+    for winner in (None, 3):
+        end = codec.match_end_to_dict(_wire(codec.match_end_to_pb("abc", lines, "mission", winner)))
+        assert end["seats"] == lines
+        assert end["places"] == [line["place"] for line in lines]
+        assert end["winner"] == winner and end["end"] == "mission" and end["match_id"] == "abc"
+
+
+U32 = st.integers(0, 2**32 - 1)
+SMALL = st.integers(0, 200)
+OPTIONAL = st.none() | U32
+ACTIONS = st.one_of(
+    st.builds(Claim, U32),
+    st.builds(PlaceNeutral, U32),
+    st.builds(ChooseHeadquarters, U32),
+    st.builds(Place, st.lists(st.tuples(U32, U32), max_size=8).map(tuple)),
+    st.builds(Trade, st.none() | st.tuples(SMALL, SMALL, SMALL), OPTIONAL),
+    st.builds(Attack, U32, U32, U32, OPTIONAL, st.sampled_from(REROLL_POLICIES)),
+    st.builds(EndAttack),
+    st.builds(Defend, U32),
+    st.builds(Reroll, OPTIONAL),
+    st.builds(Occupy, U32),
+    st.builds(Fortify, U32, U32, U32),
+    st.builds(EndTurn),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(action=ACTIONS, request_id=st.integers(0, 2**64 - 1))
+def test_codec_round_trips_any_action(action, request_id):
+    message = _wire(codec.answer_to_pb(request_id, action))
+    assert message.request_id == request_id
+    assert codec.answer_from_pb(message) == action
+
+
+@settings(max_examples=200, deadline=None)
+@given(index=st.integers(0, 2**32 - 1))
+def test_codec_round_trips_option_indexes(index):
+    assert codec.answer_from_pb(_wire(codec.answer_to_pb(1, index))) == index
+
+
+def test_codec_rejects_what_is_not_an_answer():
+    with pytest.raises(MalformedActionError, match="option index must be ≥ 0"):
+        codec.answer_to_pb(1, -1)
+    with pytest.raises(MalformedActionError, match="needs option_index or classic"):
+        codec.answer_from_pb(pb.Action(request_id=1))
+    with pytest.raises(MalformedActionError, match="unknown action kind 'jump'"):
+        codec.action_from_pb(cpb.ClassicAction(kind="jump"))
+    with pytest.raises(MalformedActionError, match="exactly 3 card ids"):
+        codec.action_from_pb(cpb.ClassicAction(kind="trade", cards=[1, 2, 3, 4]))
+    with pytest.raises(MalformedActionError, match="reroll must be one of"):
+        codec.action_from_pb(cpb.ClassicAction(kind="attack", reroll="sometimes"))
+    assert codec.action_from_pb(cpb.ClassicAction(kind="reinforce")) == Place(())
+
+
+# ------------------------------------------------------------- what seats see
+
+
+def _recordings(played: Played) -> dict[int, list[tuple[bytes, pb.RefereeMessage]]]:
+    """Every message each recorder seat received, in order, by seat."""
+    by_pid: dict[str, list[Path]] = defaultdict(list)
+    for path in sorted(played.out.glob("*.bin")):
+        by_pid[path.name.split("-")[0]].append(path)
+    seats: dict[int, list[tuple[bytes, pb.RefereeMessage]]] = {}
+    for paths in by_pid.values():
+        received = [(p.read_bytes(), pb.RefereeMessage.FromString(p.read_bytes())) for p in paths]
+        assert received[0][1].HasField("welcome")
+        assert received[1][1].HasField("match_start")
+        assert received[-1][1].HasField("match_end")
+        seats[received[1][1].match_start.seat] = received
+    assert sorted(seats) == list(range(played.rules.n))
+    return seats
+
+
+def _check_hidden_information(played: Played) -> dict[str, int]:
+    """Re-play the match and hold every request each seat received against the true state."""
+    rules, n = played.rules, played.rules.n
+    seen = _recordings(played)
+    requests = {
+        message.decision.request_id: (seat, data, message.decision)
+        for seat, received in seen.items()
+        for data, message in received
+        if message.HasField("decision")
+    }
+    counts: dict[str, int] = defaultdict(int)
+    state = rules.new_game(played.header["seed"], played.header["always_max"])
+    batch: tuple[Any, set[int]] | None = None  # the state a simultaneous decision was asked in
+    for record in played.records:
+        if record["type"] == "forfeit":
+            state = rules.forfeit(state, record["seat"]).state
+            continue
+        if record["type"] != "decision":
+            continue
+        seat = record["seat"]
+        seat_of, data, request = requests.pop(record["request_id"])
+        assert seat_of == seat
+        deciding = rules.decision(state)
+        assert deciding is not None
+        if batch is None and len(deciding.seats) > 1:
+            batch = (state, set(deciding.seats))
+        asked_in = batch[0] if batch is not None else state
+        view = codec.view_from_pb(request.view)
+        # Exactly the engine's view for that seat, nothing more.
+        assert view == rules.view(asked_in, seat)
+        hands = asked_in.hands
+        assert view["hand"] == list(hands[seat])
+        assert not set(view["hand"]) & {c for p in range(n) if p != seat for c in hands[p]}
+        counts["cards in own hand"] += len(view["hand"])
+        if asked_in.missions:
+            mission = MISSIONS[asked_in.missions[seat]]
+            assert view["mission"] == {"id": mission.id, "text": mission.text()}
+            for other in range(n):
+                text = MISSIONS[asked_in.missions[other]].text()
+                if other != seat and text != mission.text():
+                    assert text.encode() not in data, "another seat's mission is on the wire"
+                    counts["missions hidden"] += 1
+        else:
+            assert view["mission"] is None
+        if asked_in.hq:
+            if asked_in.hq_revealed:
+                assert view["headquarters"] == list(asked_in.hq)
+                counts["headquarters revealed"] += 1
+            else:
+                assert view["headquarters"][seat] == asked_in.hq_pending[seat]
+                others = [h for p, h in enumerate(view["headquarters"]) if p != seat]
+                assert others == [-1] * (n - 1)
+                counts["headquarters hidden"] += 1
+        for event in codec.events_from_pb(request.events):
+            if event["type"] == "card_drawn":
+                if event["seat"] == seat:
+                    assert isinstance(event["card"], int)
+                    counts["own draws seen"] += 1
+                else:
+                    assert event["card"] is None
+                    counts["other draws hidden"] += 1
+            elif event["type"] == "cards_taken":
+                mine = seat in (event["seat"], event["from"])
+                assert (event["cards"] is not None) == mine
+        state = rules.apply(state, seat, action_from_dict(record["action"])).state
+        if batch is not None:
+            batch[1].discard(seat)
+            if not batch[1]:
+                batch = None
+    assert not requests, "every request was answered by a recorded decision"
+    return counts
+
+
+RECORDED = TimeControl(move_time=5.0, time_bank=10.0, startup_time=8.0)
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"mode": "mission"}, {"missions hidden", "other draws hidden", "own draws seen"}),
+        ({"mode": "capital"}, {"headquarters hidden", "headquarters revealed", "own draws seen"}),
+    ],
+)
+def test_no_seat_receives_another_seats_hidden_information(arena, options, expected):
+    rules = rules_for(3, max_rounds=12, **options)
+    recorder = broken("recorder")
+    played = arena.play([recorder] * 3, rules=rules, seed=7, control=RECORDED)
+    assert played.statuses == ["OK"] * 3
+    counts = _check_hidden_information(played)
+    assert expected <= {k for k, v in counts.items() if v}, counts
+    assert counts["cards in own hand"] > 0
+
+
+def test_an_in_process_seat_receives_what_a_remote_seat_receives(arena, monkeypatch):
+    rules = rules_for(3, max_rounds=6, mode="capital")
+    spec = broken("recorder")
+    played = arena.play([spec] * 3, rules=rules, seed=11, control=RECORDED)
+    remote = {
+        seat: [codec.request_from_pb(m.decision) for _, m in received if m.HasField("decision")]
+        for seat, received in _recordings(played).items()
+    }
+    starts = {
+        seat: codec.match_info_from_pb(received[1][1].match_start)
+        for seat, received in _recordings(played).items()
+    }
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # nothing written into the bot folder
+    bots = [load_bot(spec) for _ in range(3)]
+    local: dict[int, list[Request]] = defaultdict(list)
+    for seat, bot in enumerate(bots):
+
+        def choose(request: Request, bot=bot, seat=seat) -> Any:
+            local[seat].append(request)
+            return type(bot).choose(bot, request)
+
+        bot.choose = choose  # type: ignore[method-assign]
+    result = play_match(rules, bots, 11, control=RECORDED)
+    assert [s.status for s in result.seats] == ["OK"] * 3
+    assert result.to_dict()["places"] == played.result.to_dict()["places"]
+    for seat in range(3):
+        assert bots[seat].match is not None
+        info = bots[seat].match
+        assert info.seat == seat
+        assert info == dataclasses.replace(starts[seat], match_id=info.match_id)
+        assert len(local[seat]) == len(remote[seat]) > 10
+        assert local[seat] == remote[seat]
+
+
+# ------------------------------------------------------- a seat's inbox, unit
+
+
+def _remote() -> tuple[RemoteSeat, Session]:
+    session = Session("token", pb.Hello(bot_name="unit", bot_version="1"))
+    return RemoteSeat(session, None, ""), session
+
+
+def _action(request_id: int, index: int = 0) -> pb.BotMessage:
+    return pb.BotMessage(action=pb.Action(request_id=request_id, option_index=index))
+
+
+def _debug(text: str) -> pb.BotMessage:
+    return pb.BotMessage(debug=pb.DebugText(text=text))
+
+
+def _request(request_id: int) -> pb.DecisionRequest:
+    return pb.DecisionRequest(request_id=request_id, match_id="m", kind="claim")
+
+
+@pytest.mark.parametrize(
+    ("queued", "answer", "fault", "detail", "debug"),
+    [
+        ([_action(2, 4)], 4, None, "", []),
+        ([_debug("a"), _action(1, 3), _debug("b"), _action(2, 5)], 5, None, "", ["a", "b"]),
+        ([_action(99)], None, "protocol", "answer to request 99, which was never sent", []),
+        ([hello("x")], None, "protocol", "unexpected hello message during a match", []),
+        ([pb.BotMessage()], None, "protocol", "unexpected empty message", []),
+        ([_debug("d")] * 200 + [_action(2)], None, "protocol", "flood: more than 200", None),
+        ([_action(1)] * 201 + [_action(2)], None, "protocol", "flood: more than 200", None),
+        ([_debug("d")] * 199 + [_action(2, 1)], 1, None, "", None),  # 200 with the answer
+        ([Closed("protocol", "bad bytes")], None, "protocol", "bad bytes", []),
+        ([Closed("disconnect", "gone")], None, "disconnect", "gone", []),
+        ([_debug("slow")], None, None, "", ["slow"]),
+    ],
+)
+def test_remote_seat_reads_one_answer_per_request(queued, answer, fault, detail, debug):
+    async def main() -> None:
+        seat, session = _remote()
+        await seat.start(pb.MatchStart(match_id="m"))
+        session.inbox.put_nowait(_action(1, 0))
+        first = await seat.ask(_request(1), 1.0)
+        assert first.answer == 0 and first.fault is None
+        for message in queued:
+            session.inbox.put_nowait(message)
+        reply = await seat.ask(_request(2), 0.2)
+        assert (reply.answer, reply.fault) == (answer, fault), reply
+        assert detail in reply.detail
+        if debug is not None:
+            assert reply.debug == debug
+        if answer is None and fault is None:
+            assert reply.elapsed >= 0.2  # nothing in time: the match loop makes it a timeout
+        sent = [session.outbox.get_nowait() for _ in range(session.outbox.qsize())]
+        assert [m.WhichOneof("message") for m in sent] == ["match_start", "decision", "decision"]
+
+    asyncio.run(main())
+
+
+def test_remote_seat_decodes_structured_answers_and_reports_malformed_ones():
+    async def main() -> None:
+        seat, session = _remote()
+        await seat.start(pb.MatchStart(match_id="m"))
+        good = pb.Action(request_id=1, classic=codec.action_to_pb(Claim(7)))
+        session.inbox.put_nowait(pb.BotMessage(action=good))
+        assert (await seat.ask(_request(1), 1.0)).answer == Claim(7)
+        bad = pb.Action(request_id=2, classic=cpb.ClassicAction(kind="trade", cards=[1, 2]))
+        session.inbox.put_nowait(pb.BotMessage(action=bad))
+        reply = await seat.ask(_request(2), 1.0)
+        assert reply.answer is None and reply.fault is None
+        assert reply.illegal is not None and "exactly 3 card ids" in reply.illegal
+        # A retry waits on the same clock and takes the next answer.
+        session.inbox.put_nowait(_action(2, 6))
+        rejection = pb.ActionResult(request_id=2, accepted=False, reason="no", strikes=1)
+        again = await seat.retry(rejection, 1.0)
+        assert again.answer == 6
+        # The rejection that ends a seat's match is still delivered.
+        seat.accepted(pb.ActionResult(request_id=2, accepted=False, reason="last", strikes=3))
+        sent = [session.outbox.get_nowait() for _ in range(session.outbox.qsize())]
+        results = [m.action_result for m in sent if m.HasField("action_result")]
+        assert [(r.accepted, r.reason) for r in results] == [(False, "no"), (False, "last")]
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("queued", "fault"),
+    [
+        ([], None),
+        ([_action(1), _action(1, 2)], None),  # late answers to a request it was sent
+        ([_debug("thinking aloud")], None),
+        ([_action(2)], "action message sent while no decision was asked of this seat"),
+        ([_action(1), _action(12345)], "action message sent while no decision was asked"),
+        ([hello("x")], "hello message sent while no decision was asked"),
+        ([pb.BotMessage()], "empty message sent while no decision was asked"),
+        ([_debug("d")] * 201, "flood: more than 200 messages while no decision was asked"),
+        ([_action(1)] * 201, "flood: more than 200 messages while no decision was asked"),
+        ([_debug("d")] * 200, None),
+    ],
+)
+def test_remote_seat_between_requests(queued, fault):
+    async def main() -> None:
+        seat, session = _remote()
+        await seat.start(pb.MatchStart(match_id="m"))
+        session.inbox.put_nowait(_action(1, 0))
+        assert (await seat.ask(_request(1), 1.0)).answer == 0
+        for message in queued:
+            session.inbox.put_nowait(message)
+        found = await seat.drain()
+        if fault is None:
+            assert found is None
+            # Debug text sent while idle reaches the replay with the next answer.
+            session.inbox.put_nowait(_action(3, 1))
+            reply = await seat.ask(_request(3), 1.0)
+            assert reply.answer == 1
+            texts = [m.debug.text for m in queued if m.HasField("debug")]
+            assert reply.debug == texts
+        else:
+            assert found is not None and fault in found
+
+    asyncio.run(main())
+
+
+def test_remote_seat_leaves_the_end_of_the_stream_for_the_next_request():
+    async def main() -> None:
+        seat, session = _remote()
+        await seat.start(pb.MatchStart(match_id="m"))
+        session.inbox.put_nowait(_debug("bye"))
+        session.inbox.put_nowait(Closed("disconnect", "the bot closed its stream"))
+        assert await seat.drain() is None
+        reply = await seat.ask(_request(1), 1.0)
+        assert reply.fault == "disconnect" and reply.debug == ["bye"]
+
+    asyncio.run(main())
+
+
+def test_in_process_seat_hears_the_rejection_that_ends_its_match():
+    heard: list[str] = []
+    bot = Bot()
+    bot.rejected = heard.append  # type: ignore[method-assign]
+    seat = InProcessSeat(bot, "b", "1")
+    seat.accepted(pb.ActionResult(request_id=3, accepted=True))
+    seat.accepted(pb.ActionResult(request_id=4, accepted=False, reason="the last straw"))
+    assert heard == ["the last straw"]
