@@ -349,11 +349,13 @@ class ClassicRules:
         expected = _EXPECTED[phase]
         if not isinstance(action, expected):
             names = " or ".join(t.__name__ for t in expected)
+            article = "an" if decision.kind[0] in "aeiou" else "a"
             raise IllegalActionError(
-                f"a {decision.kind} decision is pending: expected {names}, got "
+                f"{article} {decision.kind} decision is pending: expected {names}, got "
                 f"{type(action).__name__}",
                 action,
             )
+        _check_field_types(action)
         owner, armies, name = state.owner, state.armies, self._name
         if isinstance(action, Claim):
             self._check_territory(action.territory, action)
@@ -1121,6 +1123,33 @@ class ClassicRules:
         from arena.games.classic.view import view_for
 
         return view_for(self, state, seat)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_field_types(action: Action) -> None:
+    """Reject fields of the wrong type (e.g. ``until=1.0``) before any rule looks at them."""
+    for name in action.__dataclass_fields__:  # type: ignore[union-attr]
+        value = getattr(action, name)
+        if name == "reroll":
+            ok = isinstance(value, str)
+        elif name == "placements":
+            ok = isinstance(value, tuple) and all(
+                isinstance(p, tuple) and len(p) == 2 and _is_int(p[0]) and _is_int(p[1])
+                for p in value
+            )
+        elif name == "cards":
+            ok = value is None or (
+                isinstance(value, tuple) and len(value) == 3 and all(map(_is_int, value))
+            )
+        else:
+            ok = _is_int(value) or (value is None and name in ("until", "die", "bonus_territory"))
+        if not ok:
+            raise IllegalActionError(
+                f"{type(action).__name__}.{name} has the wrong type: {value!r}", action
+            )
 
 
 def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
