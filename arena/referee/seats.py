@@ -133,6 +133,11 @@ class RemoteSeat:
         self._idle_debug: list[str] = []
 
     async def start(self, message: pb.MatchStart) -> str | None:
+        # Late messages from a previous match on this stream belong to that match.
+        stale = [self.session.inbox.get_nowait() for _ in range(self.session.inbox.qsize())]
+        for item in stale:
+            if isinstance(item, Closed):
+                self.session.inbox.put_nowait(item)
         self._sent.clear()
         self.session.send(pb.RefereeMessage(match_start=message))
         return None
@@ -166,7 +171,10 @@ class RemoteSeat:
             elapsed = time.perf_counter() - self._started
             if isinstance(message, Closed):
                 fault = await self._closed_fault(message)
-                return Reply(elapsed=elapsed, fault=fault, detail=message.detail, debug=debug)
+                detail = message.detail
+                if fault == "crash" and self.process is not None:
+                    detail = f"the bot process exited with code {self.process.process.returncode}"
+                return Reply(elapsed=elapsed, fault=fault, detail=detail, debug=debug)
             count += 1
             if count > MAX_MESSAGES_PER_REQUEST:
                 return Reply(
