@@ -110,11 +110,15 @@ def load_bot(spec: BotSpec) -> Bot:
             raise BotError(f"bot {spec.name!r}: cannot load {file}")
         module = importlib.util.module_from_spec(loader)
         sys.modules[unique] = module
+        # Nothing may be written into a bot's folder but by its own setup: no bytecode cache.
+        writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
         try:
             loader.loader.exec_module(module)
         except Exception as exc:
             del sys.modules[unique]
             raise BotError(f"bot {spec.name!r}: importing {file} failed: {exc!r}") from exc
+        finally:
+            sys.dont_write_bytecode = writes_bytecode
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise BotError(f"bot {spec.name!r}: {spec.entry} is not a subclass of arena.sdk.Bot")
@@ -150,3 +154,54 @@ def run_setup(spec: BotSpec, force: bool = False) -> bool:
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text(shlex.join(argv) + "\n")
     return True
+
+
+IGNORED_PARTS = {
+    "node_modules",
+    "__pycache__",
+    ".git",
+    ".venv",
+    "venv",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+}
+"""Folder names never part of a bot's identity (installed packages and caches)."""
+
+
+def _tracked_files(folder: Path) -> list[Path]:
+    """The folder's files minus caches and, inside a git work tree, git-ignored files."""
+    files = [
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and not IGNORED_PARTS.intersection(p.relative_to(folder).parts)
+    ]
+    try:
+        listed = subprocess.run(
+            ["git", "check-ignore", "--stdin", "-z"],
+            cwd=folder,
+            capture_output=True,
+            input=b"\0".join(str(p).encode() for p in files),
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return sorted(files)
+    if listed.returncode not in (0, 1):  # 128: not a git work tree; keep everything
+        return sorted(files)
+    ignored = {Path(x.decode()) for x in listed.stdout.split(b"\0") if x}
+    return sorted(p for p in files if p not in ignored)
+
+
+def version_id(spec: BotSpec) -> str:
+    """A bot version's identity: a SHA-256 over its files' paths and contents (16 hex digits).
+
+    The ``bot.toml`` version is only a label; editing any file makes a new version, which
+    gets ratings of its own.
+    """
+    digest = hashlib.sha256()
+    for path in _tracked_files(spec.path):
+        digest.update(str(path.relative_to(spec.path)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
