@@ -10,29 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 import statistics
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
 
-from arena.bots import BotSpec, run_setup
+from arena.bots import BotSpec
 from arena.games.classic.config import ClassicConfig
 from arena.games.classic.options import choices
 from arena.games.classic.rng import bot_seed
 from arena.games.classic.rules import ClassicRules
 from arena.games.classic.state import ClassicState
-from arena.paths import results_home
 from arena.protocol import codec
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
-from arena.referee.launcher import BotProcess, Limits, launch, split_command
+from arena.referee.host import BotHost, logs_dir
 from arena.referee.match import Seat
-from arena.referee.seats import InProcessSeat, RemoteSeat, Reply
-from arena.referee.server import Registry, start_server
+from arena.referee.seats import InProcessSeat, Reply
 from arena.sdk.bot import Bot
-from arena.sdk.client import ADDRESS_ENV, TOKEN_ENV
 
 KINDS = (
     "claim",
@@ -228,43 +222,25 @@ async def check_bot(
     """Run every check against ``player``; returns the results and the latencies (ms)."""
     positions = find_positions()
     results: list[CheckResult] = []
-    workdir = Path(tempfile.mkdtemp(prefix="arena-check-"))
-    registry = Registry()
-    server, target = await start_server(registry, f"unix:{workdir}/referee.sock")
-    process: BotProcess | None = None
-    seat: Seat | None = None
-    try:
+    async with BotHost() as host:
+        seat: Seat
         if isinstance(player, Bot):
             seat = InProcessSeat(player, player.name, player.version)
             results.append(CheckResult("runs in-process", True, "loaded"))
         else:
-            if player.command is None:
-                return [CheckResult("starts", False, "bot.toml has no command")], []
-            run_setup(player)
-            token = registry.issue("check")
-            log = results_home() / "logs" / f"check-{player.path.name}-{uuid.uuid4().hex[:6]}.log"
             started = time.perf_counter()
-            process = await launch(
-                split_command(player.command),
-                player.path,
-                {ADDRESS_ENV: target, TOKEN_ENV: token},
-                log,
-                Limits(),
-            )
-            session = await registry.wait(token, startup_time)
-            if session is None:
-                why = (
-                    f"exited with code {process.process.returncode}"
-                    if process.exited
-                    else f"no Hello within {startup_time:g} s"
-                )
+            name = f"check-{player.path.name}-{uuid.uuid4().hex[:6]}"
+            remote, why = await host.connect(player, name, startup_time)
+            if remote is None:
+                log = logs_dir() / f"{name}.log"
                 return [CheckResult("connects and says Hello", False, f"{why}; log: {log}")], []
-            seat = RemoteSeat(session, process, player.name)
+            seat = remote
+            hello = remote.session.hello
             results.append(
                 CheckResult(
                     "connects and says Hello",
                     True,
-                    f"{session.hello.bot_name} {session.hello.bot_version} in "
+                    f"{hello.bot_name} {hello.bot_version} in "
                     f"{(time.perf_counter() - started) * 1000:.0f} ms",
                 )
             )
@@ -281,16 +257,6 @@ async def check_bot(
             results.append(await checker.rejection(positions["attack"]))
             results.append(await checker.burst(positions["attack"]))
         return results, checker.latencies
-    finally:
-        if isinstance(seat, RemoteSeat):
-            await seat.close()
-        if process is not None:
-            if not await process.wait_exit(1.0):
-                await process.kill()
-            else:
-                await process.kill(grace=0)
-        await server.stop(0.5)
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def percentile(values: list[float], q: int) -> float:

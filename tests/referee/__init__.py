@@ -19,7 +19,7 @@ from arena.bots import BotSpec, read_spec
 from arena.games.classic import ClassicConfig, ClassicRules
 from arena.games.classic.actions import action_from_dict
 from arena.games.classic.state import ClassicState
-from arena.referee import local
+from arena.referee import host, local
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import read, verify
 
@@ -101,14 +101,14 @@ class Arena:
         self.monkeypatch = monkeypatch
         self.count = 0
         self.launched: list[int] = []
-        real_launch = local.launch
+        real_launch = host.launch
 
         async def launch(*args: Any, **kwargs: Any) -> Any:
             process = await real_launch(*args, **kwargs)
             self.launched.append(process.pid)
             return process
 
-        monkeypatch.setattr(local, "launch", launch)
+        monkeypatch.setattr(host, "launch", launch)
 
     def play(
         self,

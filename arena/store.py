@@ -1,0 +1,720 @@
+"""The results store: one SQLite file holding bots, versions, tournaments, matches and ratings.
+
+The scheduler is the single writer; readers (leaderboard, CLI) may run alongside it because the
+file is in WAL mode. Results are never deleted: there are no delete methods. Ratings and their
+history are *derived* data (recomputable from matches and seats), so :meth:`Store.replace_ratings`
+is the one place that rewrites rows, and only to put a full recomputation in their place.
+
+The schema is applied by :data:`MIGRATIONS` (``sqlite_utils.migrations``, recorded in
+``_sqlite_migrations``). To change it, append a new ``@MIGRATIONS()`` function (for example one
+that calls ``db["matches"].add_column(...)``); never edit an applied migration, because existing
+files have already run it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import sqlite3
+import statistics
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from arena.errors import ArenaError
+
+TOURNAMENT_STATUSES = ("planned", "running", "stopped", "finished")
+DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+
+class StoreError(ArenaError):
+    """The results database cannot be opened, read or written as asked."""
+
+
+class StoreBusyError(StoreError):
+    """Another connection held the write lock for longer than the busy timeout."""
+
+
+class DuplicateMatchError(StoreError):
+    """A match (or a tournament's plan entry) that is already recorded; nothing was written."""
+
+
+MIGRATIONS = Migrations("arena")
+
+_SCHEMA_0001 = (
+    """CREATE TABLE bots (
+        name TEXT PRIMARY KEY,
+        language TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        path TEXT NOT NULL,
+        added_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE versions (
+        id TEXT PRIMARY KEY,
+        bot TEXT NOT NULL REFERENCES bots(name),
+        label TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (id, bot)
+    )""",
+    """CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'planned'
+            CHECK (status IN ('planned', 'running', 'stopped', 'finished')),
+        created_at TEXT NOT NULL,
+        finished_at TEXT,
+        planned INTEGER NOT NULL
+    )""",
+    """CREATE TABLE plan (
+        tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+        plan_index INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        rotation_group INTEGER,
+        seed INTEGER NOT NULL,
+        seats_json TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, plan_index)
+    )""",
+    """CREATE TABLE matches (
+        id TEXT PRIMARY KEY,
+        tournament_id TEXT REFERENCES tournaments(id),
+        plan_index INTEGER,
+        game TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        seat_count INTEGER NOT NULL,
+        rules_json TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        end_reason TEXT NOT NULL,
+        winner_seat INTEGER,
+        turns INTEGER NOT NULL,
+        rounds INTEGER NOT NULL,
+        decisions INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        replay BLOB NOT NULL,
+        UNIQUE (tournament_id, plan_index),
+        CHECK ((tournament_id IS NULL) = (plan_index IS NULL)),
+        FOREIGN KEY (tournament_id, plan_index) REFERENCES plan(tournament_id, plan_index)
+    )""",
+    """CREATE TABLE seats (
+        match_id TEXT NOT NULL REFERENCES matches(id),
+        seat INTEGER NOT NULL,
+        version_id TEXT NOT NULL,
+        bot TEXT NOT NULL,
+        place INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        strikes INTEGER NOT NULL DEFAULT 0,
+        think_ms_p50 REAL,
+        think_ms_p99 REAL,
+        PRIMARY KEY (match_id, seat),
+        FOREIGN KEY (version_id, bot) REFERENCES versions(id, bot)
+    )""",
+    "CREATE INDEX seats_version ON seats(version_id)",
+    """CREATE TABLE ratings (
+        pool TEXT NOT NULL,
+        version_id TEXT NOT NULL REFERENCES versions(id),
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (pool, version_id)
+    )""",
+    """CREATE TABLE rating_history (
+        match_id TEXT NOT NULL REFERENCES matches(id),
+        pool TEXT NOT NULL,
+        version_id TEXT NOT NULL REFERENCES versions(id),
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after REAL NOT NULL,
+        sigma_after REAL NOT NULL,
+        PRIMARY KEY (match_id, version_id)
+    )""",
+    "CREATE INDEX rating_history_version ON rating_history(version_id)",
+)
+
+
+@MIGRATIONS(name="0001_initial")
+def _initial(db: Database) -> None:
+    """Every table. Written as SQL because composite keys and CHECKs are clearer that way."""
+    for statement in _SCHEMA_0001:
+        db.execute(statement)
+
+
+# Columns a caller gives for each kind of row: required names, and optional ones with defaults.
+_MATCH_REQUIRED = (
+    "id",
+    "game",
+    "pool",
+    "rules",
+    "seed",
+    "end_reason",
+    "turns",
+    "rounds",
+    "decisions",
+    "started_at",
+    "finished_at",
+)
+_MATCH_OPTIONAL: dict[str, Any] = {
+    "tournament_id": None,
+    "plan_index": None,
+    "winner_seat": None,
+    "seat_count": None,
+}
+_SEAT_REQUIRED = ("seat", "version_id", "bot", "place", "status")
+_SEAT_OPTIONAL: dict[str, Any] = {
+    "match_id": None,
+    "strikes": 0,
+    "think_ms_p50": None,
+    "think_ms_p99": None,
+}
+_CHANGE_REQUIRED = ("pool", "version_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
+_CHANGE_OPTIONAL: dict[str, Any] = {"match_id": None}
+_RATING_REQUIRED = ("pool", "version_id", "mu", "sigma", "games")
+_RATING_OPTIONAL: dict[str, Any] = {"updated_at": None}
+_PLAN_REQUIRED = ("plan_index", "round", "seed", "seats")
+_PLAN_OPTIONAL: dict[str, Any] = {"rotation_group": None}
+
+# Chronological record order: a tournament's matches by plan, ad-hoc matches by start time.
+_RECORD_ORDER = "COALESCE(t.created_at, m.started_at), t.rowid, m.plan_index, m.started_at, m.rowid"
+_MATCH_COLUMNS = (
+    "m.id, m.tournament_id, m.plan_index, m.game, m.pool, m.seat_count, m.rules_json, m.seed,"
+    " m.end_reason, m.winner_seat, m.turns, m.rounds, m.decisions, m.started_at, m.finished_at"
+)
+
+
+def _now() -> str:
+    """UTC timestamps with microseconds, so text order is time order."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _fields(
+    kind: str, given: dict[str, Any], required: tuple[str, ...], optional: dict[str, Any]
+) -> dict[str, Any]:
+    """The row a caller described, refusing missing or unknown keys (silent drops lose data)."""
+    missing = [key for key in required if key not in given]
+    unknown = sorted(set(given) - set(required) - set(optional))
+    if missing or unknown:
+        raise StoreError(
+            f"{kind}: missing {missing or 'nothing'}, unknown {unknown or 'nothing'}; "
+            f"expected {list(required)} and optionally {list(optional)}"
+        )
+    return {**optional, **given}
+
+
+def _describe(exc: sqlite3.Error) -> tuple[type[StoreError], str]:
+    """The error class and the reason a person can act on, from SQLite's error code."""
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return (
+            StoreBusyError,
+            "the database is busy: another connection held it longer than the busy timeout",
+        )
+    if code.startswith("SQLITE_READONLY"):
+        return (
+            StoreError,
+            "the database is read-only (check the permissions of the file and its folder)",
+        )
+    if code == "SQLITE_NOTADB":
+        return StoreError, "the file is not a SQLite database"
+    if code.startswith("SQLITE_CANTOPEN"):
+        return StoreError, "the file cannot be opened (missing permission, or not a regular file)"
+    if code.startswith("SQLITE_CORRUPT"):
+        return StoreError, "the database file is corrupt"
+    if code.startswith("SQLITE_CONSTRAINT"):
+        return StoreError, f"a constraint refused the rows ({exc}); nothing was written"
+    return StoreError, str(exc)
+
+
+@contextmanager
+def _translated(path: Path, doing: str) -> Iterator[None]:
+    """Turn SQLite errors into :class:`StoreError` naming the file and what was being done."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        cls, reason = _describe(exc)
+        raise cls(f"results database {path}: cannot {doing}: {reason}") from exc
+
+
+def _connect(path: Path, busy_timeout_ms: int) -> Database:
+    """A connection with WAL, the busy timeout and foreign keys, checked to have taken effect."""
+    conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        mode = conn.execute("PRAGMA journal_mode = wal").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"results database {path}: cannot switch to WAL mode (got {mode!r})")
+        conn.execute("PRAGMA foreign_keys = ON")
+        return Database(conn)
+    except BaseException:
+        conn.close()
+        raise
+
+
+def open_store(
+    path: Path,
+    *,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    migrations: Migrations = MIGRATIONS,
+) -> Store:
+    """Open (creating if absent) the results database and bring its schema up to date.
+
+    ``migrations`` is for tests that simulate a later schema; callers use the default.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(
+            f"cannot create folder {path.parent} for the results database: {exc.strerror}"
+        ) from None
+    with _translated(path, "open it"):
+        db = _connect(path, busy_timeout_ms)
+    store = Store(db, path)
+    try:
+        with _translated(path, "apply schema migrations"):
+            migrations.apply(db)
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+class Store:
+    """Typed access to the results database; every write is one transaction."""
+
+    def __init__(self, db: Database, path: Path) -> None:
+        self.db = db
+        self.path = path
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self, doing: str) -> Iterator[Database]:
+        """One transaction, all or nothing.
+
+        ``BEGIN IMMEDIATE`` takes the write lock up front, so waiting for another writer happens
+        here under the busy timeout instead of failing later on a lock upgrade.
+        """
+        with _translated(self.path, doing):
+            conn = self.db.conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    def _rows(
+        self, sql: str, params: tuple[Any, ...] = (), doing: str = "read"
+    ) -> list[dict[str, Any]]:
+        with _translated(self.path, doing):
+            return list(self.db.query(sql, params))
+
+    def _one(self, sql: str, params: tuple[Any, ...] = ()) -> dict[str, Any] | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    # -- bots and versions ------------------------------------------------------------------
+
+    def add_bot(self, name: str, language: str, description: str, path: str) -> None:
+        """Register a bot, or refresh its language, description and path (added_at is kept)."""
+        with self._write(f"add bot {name!r}") as db:
+            db.execute(
+                "INSERT INTO bots (name, language, description, path, added_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+                " language = excluded.language, description = excluded.description,"
+                " path = excluded.path",
+                (name, language, description, str(path), _now()),
+            )
+
+    def add_version(self, version_id: str, bot: str, label: str) -> None:
+        """Record a content-hashed version of a bot; adding it again changes nothing."""
+        with self._write(f"add version {version_id!r}") as db:
+            known = db.execute("SELECT bot FROM versions WHERE id = ?", (version_id,)).fetchone()
+            if known is not None:
+                if known[0] != bot:
+                    raise StoreError(
+                        f"version {version_id!r} already belongs to bot {known[0]!r}, not {bot!r}"
+                    )
+                return
+            if db.execute("SELECT 1 FROM bots WHERE name = ?", (bot,)).fetchone() is None:
+                raise StoreError(
+                    f"cannot add version {version_id!r}: unknown bot {bot!r} (add_bot first)"
+                )
+            db["versions"].insert(
+                {"id": version_id, "bot": bot, "label": label, "created_at": _now()}
+            )
+
+    def bots(self) -> list[dict[str, Any]]:
+        return self._rows("SELECT * FROM bots ORDER BY name")
+
+    def versions(self, bot: str | None = None) -> list[dict[str, Any]]:
+        where, params = ("WHERE bot = ?", (bot,)) if bot is not None else ("", ())
+        return self._rows(f"SELECT * FROM versions {where} ORDER BY bot, created_at", params)
+
+    # -- tournaments and their plans --------------------------------------------------------
+
+    def create_tournament(
+        self, id: str, name: str, settings: dict[str, Any], seed: int, plan: list[dict[str, Any]]
+    ) -> None:
+        """Write the tournament and its whole plan together, so resume plays exactly that plan."""
+        entries = [_plan_row(id, entry) for entry in plan]
+        with self._write(f"create tournament {id!r}") as db:
+            if db.execute("SELECT 1 FROM tournaments WHERE id = ?", (id,)).fetchone():
+                raise StoreError(f"tournament {id!r} already exists")
+            db["tournaments"].insert(
+                {
+                    "id": id,
+                    "name": name,
+                    "settings_json": json.dumps(settings, sort_keys=True),
+                    "seed": seed,
+                    "status": "planned",
+                    "created_at": _now(),
+                    "finished_at": None,
+                    "planned": len(entries),
+                }
+            )
+            db["plan"].insert_all(entries)
+
+    def set_tournament_status(self, id: str, status: str) -> None:
+        """Move a tournament along; ``finished`` also stamps finished_at."""
+        if status not in TOURNAMENT_STATUSES:
+            raise StoreError(
+                f"unknown tournament status {status!r}; expected one of {list(TOURNAMENT_STATUSES)}"
+            )
+        finished_at = _now() if status == "finished" else None
+        with self._write(f"set the status of tournament {id!r}") as db:
+            cursor = db.execute(
+                "UPDATE tournaments SET status = ?, finished_at = COALESCE(?, finished_at) WHERE id = ?",
+                (status, finished_at, id),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"no tournament {id!r}")
+
+    def tournament(self, id: str) -> dict[str, Any] | None:
+        """One tournament (settings decoded, ``recorded`` = matches so far), or None."""
+        rows = self._tournament_rows("WHERE t.id = ?", (id,))
+        return rows[0] if rows else None
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        """All tournaments, oldest first."""
+        return self._tournament_rows("", ())
+
+    def _tournament_rows(self, where: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        rows = self._rows(
+            "SELECT t.*, (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id) AS recorded"
+            f" FROM tournaments t {where} ORDER BY t.created_at, t.rowid",
+            params,
+        )
+        for row in rows:
+            row["settings"] = json.loads(row.pop("settings_json"))
+        return rows
+
+    def planned(self, id: str) -> list[dict[str, Any]]:
+        """The tournament's plan entries in plan order, with ``seats`` decoded."""
+        rows = self._rows(
+            "SELECT plan_index, round, rotation_group, seed, seats_json FROM plan"
+            " WHERE tournament_id = ? ORDER BY plan_index",
+            (id,),
+        )
+        for row in rows:
+            row["seats"] = json.loads(row.pop("seats_json"))
+        return rows
+
+    def recorded_indices(self, id: str) -> set[int]:
+        """Plan indices already recorded: resume plays the rest."""
+        rows = self._rows("SELECT plan_index FROM matches WHERE tournament_id = ?", (id,))
+        return {row["plan_index"] for row in rows}
+
+    # -- matches ----------------------------------------------------------------------------
+
+    def record_match(
+        self,
+        match: dict[str, Any],
+        seats: list[dict[str, Any]],
+        replay_bytes: bytes,
+        rating_changes: list[dict[str, Any]],
+        ratings: list[dict[str, Any]],
+    ) -> None:
+        """Write a finished match, its seats, its gzipped replay, rating history and current
+        ratings in one transaction, so a crash never leaves a half-recorded match."""
+        match_row = _match_row(match, seats, replay_bytes)
+        match_id = match_row["id"]
+        seat_rows = [_child_row("seat", s, _SEAT_REQUIRED, _SEAT_OPTIONAL, match_id) for s in seats]
+        change_rows = [
+            _child_row("rating change", c, _CHANGE_REQUIRED, _CHANGE_OPTIONAL, match_id)
+            for c in rating_changes
+        ]
+        rating_rows = _rating_rows(ratings)
+        with self._write(f"record match {match_id!r}") as db:
+            _refuse_duplicate(db, match_row)
+            _check_seat_versions(db, seat_rows)
+            db["matches"].insert(match_row)
+            db["seats"].insert_all(seat_rows)
+            db["rating_history"].insert_all(change_rows)
+            db["ratings"].upsert_all(rating_rows, pk=("pool", "version_id"))
+
+    def matches(self, tournament_id: str | None = None) -> list[dict[str, Any]]:
+        """Matches in record order (without replay bytes), optionally one tournament's."""
+        where, params = (
+            ("WHERE m.tournament_id = ?", (tournament_id,)) if tournament_id else ("", ())
+        )
+        return self._match_rows(where, params)
+
+    def match(self, id: str) -> dict[str, Any] | None:
+        rows = self._match_rows("WHERE m.id = ?", (id,))
+        return rows[0] if rows else None
+
+    def _match_rows(self, where: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        rows = self._rows(
+            f"SELECT {_MATCH_COLUMNS} FROM matches m LEFT JOIN tournaments t ON t.id = m.tournament_id"
+            f" {where} ORDER BY {_RECORD_ORDER}",
+            params,
+        )
+        for row in rows:
+            row["rules"] = json.loads(row.pop("rules_json"))
+        return rows
+
+    def replay(self, match_id: str) -> bytes:
+        """The match's replay JSONL, decompressed."""
+        row = self._one("SELECT replay FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            raise StoreError(f"no match {match_id!r}")
+        try:
+            return gzip.decompress(row["replay"])
+        except (OSError, EOFError) as exc:
+            raise StoreError(f"the stored replay of match {match_id!r} is damaged: {exc}") from None
+
+    def seats_of(self, match_id: str) -> list[dict[str, Any]]:
+        return self._rows("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
+
+    def all_match_records(self) -> list[dict[str, Any]]:
+        """Every match with its ``seats`` list, in (tournament created_at, plan_index) order —
+        the order a ratings rebuild replays them in. Ad-hoc matches sort by their start time."""
+        records = self._match_rows("", ())
+        by_match: dict[str, list[dict[str, Any]]] = {}
+        for seat in self._rows("SELECT * FROM seats ORDER BY match_id, seat"):
+            by_match.setdefault(seat["match_id"], []).append(seat)
+        for record in records:
+            record["seats"] = by_match.get(record["id"], [])
+        return records
+
+    # -- ratings ----------------------------------------------------------------------------
+
+    def ratings(self, pool: str | None = None) -> list[dict[str, Any]]:
+        where, params = ("WHERE pool = ?", (pool,)) if pool is not None else ("", ())
+        return self._rows(
+            f"SELECT * FROM ratings {where} ORDER BY pool, mu DESC, version_id", params
+        )
+
+    def pools(self) -> list[str]:
+        rows = self._rows("SELECT pool FROM matches UNION SELECT pool FROM ratings ORDER BY pool")
+        return [row["pool"] for row in rows]
+
+    def rating_history(self, version_id: str | None = None) -> list[dict[str, Any]]:
+        """Rating changes in record order, optionally for one version."""
+        where, params = ("WHERE h.version_id = ?", (version_id,)) if version_id else ("", ())
+        return self._rows(
+            "SELECT h.* FROM rating_history h JOIN matches m ON m.id = h.match_id"
+            f" LEFT JOIN tournaments t ON t.id = m.tournament_id {where}"
+            f" ORDER BY {_RECORD_ORDER}, h.version_id",
+            params,
+        )
+
+    def replace_ratings(self, ratings: list[dict[str, Any]], history: list[dict[str, Any]]) -> None:
+        """Install a full ratings rebuild (``arena ratings rebuild``) in one transaction.
+
+        Current ratings are upserted and rating_history is cleared and rewritten from
+        ``history``. This is the only place rows are replaced or removed, and only derived rows
+        being recomputed from matches and seats; matches, seats and replays are never touched.
+        A rebuild that lacks a current rating is refused, so no stale rating is left behind.
+        """
+        rating_rows = _rating_rows(ratings)
+        history_rows = [
+            _fields("rating change", h, ("match_id", *_CHANGE_REQUIRED), {}) for h in history
+        ]
+        with self._write("replace ratings") as db:
+            current = {
+                (r["pool"], r["version_id"])
+                for r in db.query("SELECT pool, version_id FROM ratings")
+            }
+            missing = current - {(r["pool"], r["version_id"]) for r in rating_rows}
+            if missing:
+                raise StoreError(
+                    f"the ratings rebuild lacks current ratings {sorted(missing)}; nothing was written"
+                )
+            db.execute("DELETE FROM rating_history")
+            db["rating_history"].insert_all(history_rows)
+            db["ratings"].upsert_all(rating_rows, pk=("pool", "version_id"))
+
+    # -- leaderboard ------------------------------------------------------------------------
+
+    def leaderboard_rows(self, pool: str, tournament_id: str | None = None) -> list[dict[str, Any]]:
+        """Per version that played in ``pool`` (and in ``tournament_id`` if given): rating and
+        match figures, best conservative rating (mu - 3 sigma) first, unrated last.
+
+        mu, sigma and games are the current pool rating (tournament-independent); ``matches``,
+        ``wins`` (place == 1), ``avg_place``, ``faults`` ({status: count} for statuses other
+        than OK) and think times cover the selected matches. ``think_ms_p50`` is the median of
+        per-match p50s (a typical decision); ``think_ms_p99`` is the nearest-rank 95th
+        percentile of per-match p99s, so one freak match among many does not define the tail,
+        while with fewer than 20 matches it is simply the worst p99 seen.
+        """
+        where, params = "WHERE m.pool = ?", (pool,)
+        if tournament_id is not None:
+            where, params = where + " AND m.tournament_id = ?", (pool, tournament_id)
+        seats = self._rows(
+            "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99"
+            f" FROM seats s JOIN matches m ON m.id = s.match_id {where}",
+            params,
+        )
+        grouped: dict[str, list[dict[str, Any]]] = {}
+        for seat in seats:
+            grouped.setdefault(seat["version_id"], []).append(seat)
+        info = {
+            row["id"]: row
+            for row in self._rows(
+                "SELECT v.id, v.bot, v.label, r.mu, r.sigma, r.games FROM versions v"
+                " LEFT JOIN ratings r ON r.version_id = v.id AND r.pool = ?",
+                (pool,),
+            )
+        }
+        rows = [_leaderboard_row(info[vid], played) for vid, played in grouped.items()]
+        rows.sort(key=_leaderboard_key)
+        return rows
+
+
+def _plan_row(tournament_id: str, entry: dict[str, Any]) -> dict[str, Any]:
+    row = _fields("plan entry", entry, _PLAN_REQUIRED, _PLAN_OPTIONAL)
+    row["seats_json"] = json.dumps(row.pop("seats"))
+    return {"tournament_id": tournament_id, **row}
+
+
+def _match_row(
+    match: dict[str, Any], seats: list[dict[str, Any]], replay_bytes: bytes
+) -> dict[str, Any]:
+    """The matches row: rules as JSON, seat count checked against the seats, replay gzipped."""
+    row = _fields("match", match, _MATCH_REQUIRED, _MATCH_OPTIONAL)
+    if row["seat_count"] is not None and row["seat_count"] != len(seats):
+        raise StoreError(
+            f"match {row['id']!r}: seat_count {row['seat_count']} but {len(seats)} seats given"
+        )
+    if not isinstance(replay_bytes, bytes | bytearray | memoryview):
+        raise StoreError(
+            f"match {row['id']!r}: the replay must be bytes, not {type(replay_bytes).__name__}"
+        )
+    row["seat_count"] = len(seats)
+    row["rules_json"] = json.dumps(row.pop("rules"), sort_keys=True)
+    row["replay"] = gzip.compress(bytes(replay_bytes), mtime=0)
+    return row
+
+
+def _child_row(
+    kind: str,
+    given: dict[str, Any],
+    required: tuple[str, ...],
+    optional: dict[str, Any],
+    match_id: str,
+) -> dict[str, Any]:
+    """A row belonging to one match: its match_id is filled in, or must agree."""
+    row = _fields(kind, given, required, optional)
+    if row["match_id"] not in (None, match_id):
+        raise StoreError(f"{kind} of match {match_id!r} names match {row['match_id']!r}")
+    row["match_id"] = match_id
+    return row
+
+
+def _rating_rows(ratings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Current-rating rows, stamped now unless the caller gave updated_at."""
+    now = _now()
+    rows = [_fields("rating", r, _RATING_REQUIRED, _RATING_OPTIONAL) for r in ratings]
+    for row in rows:
+        row["updated_at"] = row["updated_at"] or now
+    return rows
+
+
+def _refuse_duplicate(db: Database, match: dict[str, Any]) -> None:
+    """A planned match is recorded exactly once, and only if the plan has it."""
+    if db.execute("SELECT 1 FROM matches WHERE id = ?", (match["id"],)).fetchone():
+        raise DuplicateMatchError(f"match {match['id']!r} is already recorded; nothing was written")
+    tournament, index = match["tournament_id"], match["plan_index"]
+    if tournament is None:
+        return
+    key = (tournament, index)
+    if db.execute(
+        "SELECT 1 FROM matches WHERE tournament_id = ? AND plan_index = ?", key
+    ).fetchone():
+        raise DuplicateMatchError(
+            f"tournament {tournament!r} already has a match for plan index {index}; nothing was written"
+        )
+    if not db.execute(
+        "SELECT 1 FROM plan WHERE tournament_id = ? AND plan_index = ?", key
+    ).fetchone():
+        raise StoreError(
+            f"tournament {tournament!r} has no plan entry {index}; nothing was written"
+        )
+
+
+def _check_seat_versions(db: Database, seats: list[dict[str, Any]]) -> None:
+    """Name the unknown version instead of a bare foreign key failure."""
+    for seat in seats:
+        known = db.execute(
+            "SELECT bot FROM versions WHERE id = ?", (seat["version_id"],)
+        ).fetchone()
+        if known is None or known[0] != seat["bot"]:
+            raise StoreError(
+                f"seat {seat['seat']}: no version {seat['version_id']!r} of bot {seat['bot']!r}"
+                " (add_bot and add_version first); nothing was written"
+            )
+
+
+def _nearest_rank(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def _leaderboard_row(info: dict[str, Any], played: list[dict[str, Any]]) -> dict[str, Any]:
+    faults: dict[str, int] = {}
+    for seat in played:
+        if seat["status"] != "OK":
+            faults[seat["status"]] = faults.get(seat["status"], 0) + 1
+    p50s = [s["think_ms_p50"] for s in played if s["think_ms_p50"] is not None]
+    p99s = [s["think_ms_p99"] for s in played if s["think_ms_p99"] is not None]
+    return {
+        "bot": info["bot"],
+        "label": info["label"],
+        "version_id": info["id"],
+        "mu": info["mu"],
+        "sigma": info["sigma"],
+        "games": info["games"] or 0,
+        "matches": len(played),
+        "wins": sum(1 for s in played if s["place"] == 1),
+        "avg_place": statistics.fmean(s["place"] for s in played),
+        "faults": dict(sorted(faults.items())),
+        "think_ms_p50": statistics.median(p50s) if p50s else None,
+        "think_ms_p99": _nearest_rank(p99s, 0.95) if p99s else None,
+    }
+
+
+def _leaderboard_key(row: dict[str, Any]) -> tuple[bool, float, str, str]:
+    rated = row["mu"] is not None
+    score = row["mu"] - 3 * row["sigma"] if rated else 0.0
+    return (not rated, -score, row["bot"], row["version_id"])

@@ -1,0 +1,592 @@
+"""The results store on real SQLite files: migrations, one-transaction writes, refusals and
+the errors a person sees when the file is unusable."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sqlite3
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlite_utils import Database
+from sqlite_utils.db import Table
+from sqlite_utils.migrations import Migrations
+
+import arena.store
+from arena.errors import ArenaError
+from arena.store import (
+    MIGRATIONS,
+    DuplicateMatchError,
+    Store,
+    StoreBusyError,
+    StoreError,
+    _initial,
+    open_store,
+)
+
+TABLES = {
+    "bots",
+    "versions",
+    "tournaments",
+    "plan",
+    "matches",
+    "seats",
+    "ratings",
+    "rating_history",
+}
+
+
+def replay_text(lines: int = 200) -> bytes:
+    """A replay-like JSONL: repetitive, as real replays are, so gzip shrinks it."""
+    records = [{"type": "header", "format": "risk-arena-replay", "version": 1, "seed": 7}]
+    records += [
+        {"type": "decision", "seat": i % 3, "kind": "attack", "think_ms": 1.5, "events": []}
+        for i in range(lines)
+    ]
+    return "".join(json.dumps(r) + "\n" for r in records).encode()
+
+
+def match_dict(
+    match_id: str, plan_index: int | None, tournament: str | None = "t1", **extra: Any
+) -> dict[str, Any]:
+    return {
+        "id": match_id,
+        "tournament_id": tournament,
+        "plan_index": plan_index,
+        "game": "classic",
+        "pool": "classic-3p",
+        "rules": {"players": 3, "cards": "escalating"},
+        "seed": 100 + (plan_index or 0),
+        "end_reason": "conquest",
+        "winner_seat": 0,
+        "turns": 40,
+        "rounds": 14,
+        "decisions": 321,
+        "started_at": "2026-01-01T10:00:00+00:00",
+        "finished_at": "2026-01-01T10:00:05+00:00",
+        **extra,
+    }
+
+
+def seat(
+    n: int,
+    version: str,
+    place: int,
+    status: str = "OK",
+    p50: float | None = 1.0,
+    p99: float | None = 5.0,
+) -> dict[str, Any]:
+    return {
+        "seat": n,
+        "version_id": version,
+        "bot": version.split("@")[0],
+        "place": place,
+        "status": status,
+        "strikes": 0 if status == "OK" else 3,
+        "think_ms_p50": p50,
+        "think_ms_p99": p99,
+    }
+
+
+def change(version: str, mu_after: float) -> dict[str, Any]:
+    return {
+        "pool": "classic-3p",
+        "version_id": version,
+        "mu_before": 25.0,
+        "sigma_before": 8.333,
+        "mu_after": mu_after,
+        "sigma_after": 7.0,
+    }
+
+
+def rating(version: str, mu: float, sigma: float = 7.0, games: int = 1) -> dict[str, Any]:
+    return {"pool": "classic-3p", "version_id": version, "mu": mu, "sigma": sigma, "games": games}
+
+
+def plan(n: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "plan_index": i,
+            "round": i // 3,
+            "rotation_group": i // 3,
+            "seed": 100 + i,
+            "seats": ["a@1", "b@1", "c@1"],
+        }
+        for i in range(n)
+    ]
+
+
+def three_seats() -> list[dict[str, Any]]:
+    return [seat(0, "a@1", 1), seat(1, "b@1", 2), seat(2, "c@1", 3)]
+
+
+def record(
+    store: Store, match_id: str, plan_index: int | None, tournament: str | None = "t1"
+) -> None:
+    store.record_match(
+        match_dict(match_id, plan_index, tournament),
+        three_seats(),
+        replay_text(),
+        [change("a@1", 27.0), change("b@1", 25.0), change("c@1", 23.0)],
+        [rating("a@1", 27.0), rating("b@1", 25.0), rating("c@1", 23.0)],
+    )
+
+
+def count(store: Store, table: str) -> int:
+    return store.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+
+
+def nothing_of(store: Store, match_id: str) -> None:
+    """Assert no trace of a match anywhere."""
+    assert store.match(match_id) is None
+    assert store.seats_of(match_id) == []
+    assert count(store, "rating_history") == 0
+    assert count(store, "ratings") == 0
+    assert store.recorded_indices("t1") == set()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "results" / "arena.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[Store]:
+    with open_store(db_path) as opened:
+        for bot in ("a", "b", "c"):
+            opened.add_bot(bot, "python", f"bot {bot}", f"bots/{bot}")
+            opened.add_version(f"{bot}@1", bot, "1.0")
+        opened.create_tournament("t1", "first", {"players": 3}, 42, plan(6))
+        yield opened
+
+
+# -- migrations and connection settings ------------------------------------------------------
+
+
+def test_open_creates_folder_file_and_schema_by_migration(db_path: Path) -> None:
+    with open_store(db_path) as store:
+        assert db_path.is_file()
+        assert set(store.db.table_names()) >= TABLES
+        applied = store.db.execute("SELECT migration_set, name FROM _sqlite_migrations").fetchall()
+        assert applied == [("arena", "0001_initial")]
+        assert MIGRATIONS.pending(store.db) == []
+
+
+def test_connection_uses_wal_busy_timeout_and_foreign_keys(db_path: Path) -> None:
+    with open_store(db_path, busy_timeout_ms=1234) as store:
+        assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store.db.execute("PRAGMA busy_timeout").fetchone()[0] == 1234
+        assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_reopening_applies_nothing_twice_and_keeps_data(db_path: Path) -> None:
+    with open_store(db_path) as store:
+        store.add_bot("a", "python", "first", "bots/a")
+        first = store.db.execute("SELECT * FROM _sqlite_migrations").fetchall()
+    with open_store(db_path) as store:
+        assert store.db.execute("SELECT * FROM _sqlite_migrations").fetchall() == first
+        assert [b["name"] for b in store.bots()] == ["a"]
+
+
+def later_migrations() -> Migrations:
+    """The shipped migrations plus a later one that adds a column."""
+    later = Migrations("arena")
+    later(name="0001_initial")(_initial)
+
+    @later(name="0002_match_notes")
+    def _notes(db: Database) -> None:
+        db.table("matches").add_column("notes", str)
+
+    return later
+
+
+def test_older_database_is_upgraded_by_a_later_migration(store: Store, db_path: Path) -> None:
+    record(store, "m0", 0)
+    store.close()
+    later = later_migrations()
+    older = Database(db_path)
+    assert [m.name for m in later.pending(older)] == ["0002_match_notes"]
+    older.close()
+    with open_store(db_path, migrations=later) as upgraded:
+        assert "notes" in upgraded.db.table("matches").columns_dict
+        assert later.pending(upgraded.db) == []
+        assert upgraded.match("m0") is not None
+        assert upgraded.replay("m0") == replay_text()
+    with open_store(db_path, migrations=later) as again:
+        assert count(again, "_sqlite_migrations") == 2
+
+
+# -- recording matches -------------------------------------------------------------------------
+
+
+def test_record_match_round_trip(store: Store) -> None:
+    raw = replay_text()
+    record(store, "m0", 0)
+    match = store.match("m0")
+    assert match is not None
+    assert match["rules"] == {"players": 3, "cards": "escalating"}
+    assert (match["tournament_id"], match["plan_index"], match["seat_count"]) == ("t1", 0, 3)
+    assert (match["winner_seat"], match["turns"], match["decisions"]) == (0, 40, 321)
+    stored = store.db.execute("SELECT replay FROM matches WHERE id = 'm0'").fetchone()[0]
+    assert len(stored) < len(raw)
+    assert gzip.decompress(stored) == raw
+    assert store.replay("m0") == raw
+    assert [(s["seat"], s["version_id"], s["place"]) for s in store.seats_of("m0")] == [
+        (0, "a@1", 1),
+        (1, "b@1", 2),
+        (2, "c@1", 3),
+    ]
+    assert {r["version_id"]: r["mu"] for r in store.ratings("classic-3p")} == {
+        "a@1": 27.0,
+        "b@1": 25.0,
+        "c@1": 23.0,
+    }
+    assert [h["version_id"] for h in store.rating_history("a@1")] == ["a@1"]
+    assert store.recorded_indices("t1") == {0}
+    assert store.pools() == ["classic-3p"]
+    tournament = store.tournament("t1")
+    assert tournament is not None
+    assert (tournament["recorded"], tournament["planned"]) == (1, 6)
+
+
+def test_later_ratings_are_upserted(store: Store) -> None:
+    record(store, "m0", 0)
+    store.record_match(
+        match_dict("m1", 1),
+        three_seats(),
+        b"{}\n",
+        [change("a@1", 29.0)],
+        [rating("a@1", 29.0, sigma=6.0, games=2)],
+    )
+    current = {r["version_id"]: (r["mu"], r["games"]) for r in store.ratings()}
+    assert current == {"a@1": (29.0, 2), "b@1": (25.0, 1), "c@1": (23.0, 1)}
+    assert len(store.rating_history("a@1")) == 2
+
+
+def test_a_failing_row_mid_write_leaves_nothing_of_the_match(store: Store) -> None:
+    # The match and its seats go in first; the unknown version in the history then fails.
+    with pytest.raises(StoreError, match="constraint"):
+        store.record_match(
+            match_dict("m0", 0),
+            three_seats(),
+            replay_text(),
+            [change("a@1", 27.0), change("nobody@9", 1.0)],
+            [rating("a@1", 27.0)],
+        )
+    nothing_of(store, "m0")
+
+
+def test_an_exception_after_the_match_insert_rolls_everything_back(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inserted: list[str] = []
+    real_insert_all = Table.insert_all
+
+    def spy(self: Table, records: Any, *args: Any, **kwargs: Any) -> Table:
+        inserted.append(self.name)
+        return real_insert_all(self, records, *args, **kwargs)
+
+    def boom(self: Table, *args: Any, **kwargs: Any) -> Table:
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(Table, "insert_all", spy)
+    monkeypatch.setattr(Table, "upsert_all", boom)
+    with pytest.raises(RuntimeError, match="power cut"):
+        record(store, "m0", 0)
+    assert inserted[:3] == ["matches", "seats", "rating_history"]
+    nothing_of(store, "m0")
+    monkeypatch.undo()
+    record(store, "m0", 0)  # the connection is usable afterwards
+    assert store.recorded_indices("t1") == {0}
+
+
+def test_a_planned_match_is_recorded_exactly_once(store: Store) -> None:
+    record(store, "m0", 0)
+    with pytest.raises(DuplicateMatchError, match="plan index 0"):
+        store.record_match(
+            match_dict("m0-again", 0),
+            three_seats(),
+            b"x",
+            [change("a@1", 99.0)],
+            [rating("a@1", 99.0)],
+        )
+    assert store.match("m0-again") is None
+    assert store.seats_of("m0-again") == []
+    assert {r["version_id"]: r["mu"] for r in store.ratings()}["a@1"] == 27.0
+    assert count(store, "rating_history") == 3
+
+
+def test_the_schema_itself_refuses_a_duplicate_plan_index(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record(store, "m0", 0)
+    monkeypatch.setattr(arena.store, "_refuse_duplicate", lambda db, match: None)
+    with pytest.raises(StoreError, match="UNIQUE"):
+        record(store, "m0-again", 0)
+    assert store.match("m0-again") is None
+    assert count(store, "matches") == 1
+
+
+def test_match_outside_the_plan_or_with_unknown_versions_is_refused(store: Store) -> None:
+    with pytest.raises(StoreError, match="no plan entry 99"):
+        record(store, "m99", 99)
+    with pytest.raises(StoreError, match="no version 'z@1'"):
+        store.record_match(match_dict("m0", 0), [seat(0, "z@1", 1)], b"", [], [])
+    nothing_of(store, "m0")
+
+
+def test_ad_hoc_matches_need_no_tournament(store: Store) -> None:
+    record(store, "adhoc", None, tournament=None)
+    record(store, "adhoc2", None, tournament=None)
+    assert [m["id"] for m in store.matches()] == ["adhoc", "adhoc2"]
+
+
+def test_malformed_rows_are_refused_with_the_expected_keys(store: Store) -> None:
+    with pytest.raises(StoreError, match=r"unknown \['colour'\]"):
+        store.record_match(match_dict("m0", 0, colour="red"), three_seats(), b"", [], [])
+    with pytest.raises(StoreError, match=r"missing \['place'\]"):
+        store.record_match(
+            match_dict("m0", 0),
+            [{"seat": 0, "version_id": "a@1", "bot": "a", "status": "OK"}],
+            b"",
+            [],
+            [],
+        )
+    nothing_of(store, "m0")
+
+
+# -- bots, versions, tournaments ------------------------------------------------------------
+
+
+def test_add_version_is_idempotent_and_keeps_its_bot(store: Store) -> None:
+    store.add_version("a@1", "a", "1.0")
+    assert len(store.versions("a")) == 1
+    with pytest.raises(StoreError, match="already belongs to bot 'a'"):
+        store.add_version("a@1", "b", "1.0")
+    with pytest.raises(StoreError, match="unknown bot 'ghost'"):
+        store.add_version("g@1", "ghost", "0.1")
+
+
+def test_tournament_plan_round_trip_and_status(store: Store) -> None:
+    assert store.planned("t1") == plan(6)
+    store.set_tournament_status("t1", "running")
+    assert store.tournament("t1")["finished_at"] is None  # type: ignore[index]
+    store.set_tournament_status("t1", "finished")
+    finished = store.tournament("t1")
+    assert finished is not None
+    assert (finished["status"], finished["settings"], finished["seed"]) == (
+        "finished",
+        {"players": 3},
+        42,
+    )
+    assert finished["finished_at"] is not None
+    with pytest.raises(StoreError, match="unknown tournament status"):
+        store.set_tournament_status("t1", "paused")
+    with pytest.raises(StoreError, match="no tournament 'nope'"):
+        store.set_tournament_status("nope", "running")
+    assert store.tournament("nope") is None
+
+
+def test_a_bad_plan_writes_no_tournament(store: Store) -> None:
+    with pytest.raises(StoreError):
+        store.create_tournament("t2", "broken", {}, 1, plan(2) + plan(1))
+    assert store.tournament("t2") is None
+    assert store.planned("t2") == []
+    with pytest.raises(StoreError, match="already exists"):
+        store.create_tournament("t1", "again", {}, 1, [])
+
+
+def test_all_match_records_follow_tournament_creation_then_plan_order(store: Store) -> None:
+    store.create_tournament("t2", "second", {}, 7, plan(3))
+    for match_id, index, tournament in [
+        ("x", 2, "t2"),
+        ("y", 4, "t1"),
+        ("z", 0, "t2"),
+        ("w", 1, "t1"),
+    ]:
+        record(store, match_id, index, tournament)
+    records = store.all_match_records()
+    assert [(r["tournament_id"], r["plan_index"]) for r in records] == [
+        ("t1", 1),
+        ("t1", 4),
+        ("t2", 0),
+        ("t2", 2),
+    ]
+    assert [len(r["seats"]) for r in records] == [3, 3, 3, 3]
+    assert [m["id"] for m in store.matches("t2")] == ["z", "x"]
+    assert [h["match_id"] for h in store.rating_history("a@1")] == ["w", "y", "z", "x"]
+
+
+def test_replace_ratings_rewrites_history_and_refuses_a_partial_rebuild(store: Store) -> None:
+    record(store, "m0", 0)
+    record(store, "m1", 1)
+    rebuilt = [
+        rating("a@1", 30.0, games=2),
+        rating("b@1", 24.0, games=2),
+        rating("c@1", 20.0, games=2),
+    ]
+    history = [
+        {"match_id": m, **change(v, 26.0)} for m in ("m0", "m1") for v in ("a@1", "b@1", "c@1")
+    ]
+    with pytest.raises(StoreError, match="lacks current ratings"):
+        store.replace_ratings(rebuilt[:2], history)
+    assert count(store, "rating_history") == 6
+    store.replace_ratings(rebuilt, history)
+    assert {r["version_id"]: r["mu"] for r in store.ratings()} == {
+        "a@1": 30.0,
+        "b@1": 24.0,
+        "c@1": 20.0,
+    }
+    assert {h["mu_after"] for h in store.rating_history()} == {26.0}
+    assert count(store, "matches") == 2
+
+
+# -- leaderboard --------------------------------------------------------------------------------
+
+
+def test_leaderboard_rows(store: Store) -> None:
+    store.create_tournament("t2", "second", {}, 7, plan(1))
+    games = [
+        (
+            "m0",
+            0,
+            "t1",
+            [
+                seat(0, "a@1", 1, p50=1.0, p99=4.0),
+                seat(1, "b@1", 2, p50=10.0, p99=50.0),
+                seat(2, "c@1", 3, "TIMEOUT", p50=None, p99=None),
+            ],
+        ),
+        (
+            "m1",
+            1,
+            "t1",
+            [
+                seat(0, "b@1", 1, p50=20.0, p99=80.0),
+                seat(1, "a@1", 2, p50=3.0, p99=9.0),
+                seat(2, "c@1", 3, "CRASH", p50=2.0, p99=2.0),
+            ],
+        ),
+        (
+            "m2",
+            2,
+            "t1",
+            [
+                seat(0, "a@1", 1, p50=2.0, p99=6.0),
+                seat(1, "c@1", 2, "TIMEOUT", p50=4.0, p99=30.0),
+                seat(2, "b@1", 3, p50=30.0, p99=60.0),
+            ],
+        ),
+        (
+            "m3",
+            0,
+            "t2",
+            [
+                seat(0, "c@1", 1, p50=1.0, p99=1.0),
+                seat(1, "a@1", 2, p50=1.0, p99=1.0),
+                seat(2, "b@1", 3, p50=1.0, p99=1.0),
+            ],
+        ),
+    ]
+    for match_id, index, tournament, seats in games:
+        store.record_match(match_dict(match_id, index, tournament), seats, b"{}\n", [], [])
+    store.replace_ratings([rating("a@1", 30.0, 2.0, 4), rating("b@1", 29.0, 1.0, 4)], [])
+
+    rows = {r["version_id"]: r for r in store.leaderboard_rows("classic-3p")}
+    a, b, c = rows["a@1"], rows["b@1"], rows["c@1"]
+    assert (a["bot"], a["label"], a["mu"], a["sigma"], a["games"]) == ("a", "1.0", 30.0, 2.0, 4)
+    assert (a["matches"], a["wins"], a["avg_place"]) == (4, 2, 1.5)
+    assert a["faults"] == {}
+    assert a["think_ms_p50"] == 1.5  # median of 1, 3, 2, 1
+    assert a["think_ms_p99"] == 9.0  # fewer than 20 matches: the worst p99
+    assert (b["wins"], b["avg_place"], b["think_ms_p50"], b["think_ms_p99"]) == (
+        1,
+        2.25,
+        15.0,
+        80.0,
+    )
+    assert (c["mu"], c["games"], c["wins"], c["avg_place"]) == (None, 0, 1, 2.25)
+    assert c["faults"] == {"CRASH": 1, "TIMEOUT": 2}
+    assert c["think_ms_p50"] == 2.0  # the None p50 of a seat that never decided is skipped
+    # Ordered by mu - 3 sigma, not mu: b (26) before a (24); unrated c last.
+    assert [r["version_id"] for r in store.leaderboard_rows("classic-3p")] == ["b@1", "a@1", "c@1"]
+
+    t2 = {r["version_id"]: r for r in store.leaderboard_rows("classic-3p", tournament_id="t2")}
+    assert (t2["c@1"]["wins"], t2["c@1"]["matches"], t2["c@1"]["faults"]) == (1, 1, {})
+    assert t2["a@1"]["mu"] == 30.0  # the pool rating, whichever tournament is shown
+    assert store.leaderboard_rows("other-pool") == []
+
+
+def test_think_p99_is_the_95th_percentile_once_there_are_enough_matches(store: Store) -> None:
+    store.create_tournament("big", "big", {}, 1, plan(20))
+    for i in range(20):
+        p99 = 1000.0 if i == 0 else float(i)
+        seats = [seat(0, "a@1", 1, p50=1.0, p99=p99), seat(1, "b@1", 2), seat(2, "c@1", 3)]
+        store.record_match(match_dict(f"b{i}", i, "big"), seats, b"", [], [])
+    (a,) = [r for r in store.leaderboard_rows("classic-3p") if r["version_id"] == "a@1"]
+    assert a["think_ms_p99"] == 19.0  # the one freak match (1000 ms) does not define the tail
+
+
+# -- unusable files -------------------------------------------------------------------------------
+
+
+def test_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    path.write_bytes(b"this is a text file, not SQLite " * 100)
+    with pytest.raises(StoreError, match="not a SQLite database") as caught:
+        open_store(path)
+    assert isinstance(caught.value, ArenaError)
+    assert str(path) in str(caught.value)
+
+
+def test_a_folder_in_place_of_the_file_or_its_parent(tmp_path: Path) -> None:
+    (tmp_path / "arena.db").mkdir()
+    with pytest.raises(StoreError, match="cannot be opened"):
+        open_store(tmp_path / "arena.db")
+    (tmp_path / "plain").write_text("a file")
+    with pytest.raises(StoreError, match="cannot create folder"):
+        open_store(tmp_path / "plain" / "arena.db")
+
+
+def test_a_read_only_database_file_refuses_writes_clearly(
+    store: Store, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.close()
+    db_path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+    if os.access(db_path, os.W_OK):
+        # root ignores permission bits; open the way SQLite falls back for everyone else.
+        real_connect = sqlite3.connect
+
+        def read_only(database: str, **kwargs: Any) -> sqlite3.Connection:
+            return real_connect(f"file:{database}?mode=ro", uri=True, **kwargs)
+
+        monkeypatch.setattr(arena.store.sqlite3, "connect", read_only)
+    with open_store(db_path) as read_only_store:
+        assert [b["name"] for b in read_only_store.bots()] == ["a", "b", "c"]
+        with pytest.raises(StoreError, match="read-only"):
+            read_only_store.add_bot("d", "python", "", "bots/d")
+        with pytest.raises(StoreError, match="read-only"):
+            record(read_only_store, "m0", 0)
+
+
+def test_a_held_write_lock_is_reported_as_busy_after_the_timeout(db_path: Path) -> None:
+    with open_store(db_path, busy_timeout_ms=200) as store:
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        started = time.monotonic()
+        try:
+            with pytest.raises(StoreBusyError, match="busy") as caught:
+                store.add_bot("a", "python", "", "bots/a")
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert time.monotonic() - started >= 0.15
+        assert isinstance(caught.value, StoreError)
+        store.add_bot("a", "python", "", "bots/a")  # free again once the lock is gone
+        assert [b["name"] for b in store.bots()] == ["a"]
