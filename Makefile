@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/arena match --game classic --bot random --bot js-random --bot random --seed 1
+	$(BIN)/arena demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -16,7 +16,7 @@ from pathlib import Path
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
-from arena import __version__, checkbot
+from arena import __version__, checkbot, reports
 from arena.bots import BotSpec, bundled_bots, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
@@ -25,11 +25,14 @@ from arena.games.classic.config import CHOICES, DESCRIPTIONS, ClassicConfig, par
 from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
+from arena.progress import ProgressBar
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import verify
+from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
 from arena.sdk.human import HumanBot
+from arena.store import Store, open_store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -123,6 +126,73 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--startup-time", type=float, default=10.0, metavar="S")
     check.add_argument("--json", action="store_true")
     check.set_defaults(run=cmd_check_bot)
+
+    tournament = commands.add_parser("tournament", help="run and resume tournaments")
+    tcommands = tournament.add_subparsers(
+        dest="tournament_command", required=True, parser_class=_Parser
+    )
+    trun = tcommands.add_parser("run", help="plan a round-robin tournament and run it")
+    trun.add_argument("--config", type=Path, metavar="FILE", help="settings from a TOML file")
+    trun.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="a bot name or folder; repeat for each bot",
+    )
+    trun.add_argument("--name", help="a name for the tournament")
+    trun.add_argument("--game", help="game (classic)")
+    trun.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
+    trun.add_argument("--seats", type=int, help="seats per match, 2-6 (default 2)")
+    trun.add_argument("--rounds", type=int, help="rounds of the schedule (default 1)")
+    trun.add_argument("--move-time", type=float, metavar="S")
+    trun.add_argument("--time-bank", type=float, metavar="S")
+    trun.add_argument("--startup-time", type=float, metavar="S")
+    trun.add_argument("--strike-limit", type=int)
+    trun.add_argument("--seed", type=int, help="tournament seed (default: random)")
+    trun.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    trun.add_argument(
+        "--fresh-process", action="store_true", help="start every bot anew for each match"
+    )
+    _db_flags(trun)
+    trun.set_defaults(run=cmd_tournament_run)
+    tresume = tcommands.add_parser("resume", help="play the unrecorded rest of a tournament")
+    tresume.add_argument("id")
+    tresume.add_argument("--workers", type=int)
+    _db_flags(tresume)
+    tresume.set_defaults(run=cmd_tournament_resume)
+    tlist = tcommands.add_parser("list", help="list tournaments")
+    tlist.add_argument("--db", type=Path)
+    tlist.add_argument("--json", action="store_true")
+    tlist.set_defaults(run=cmd_tournament_list)
+
+    board = commands.add_parser("leaderboard", help="ratings and results, best first")
+    board.add_argument("--game", default="classic")
+    board.add_argument("--tournament", metavar="ID")
+    board.add_argument("--pool", help="rating pool, e.g. classic/3p/world (default: the latest)")
+    board.add_argument("--db", type=Path)
+    _format_flags(board)
+    board.set_defaults(run=cmd_leaderboard)
+
+    matches = commands.add_parser("matches", help="recorded matches")
+    matches.add_argument("--tournament", metavar="ID")
+    matches.add_argument("--db", type=Path)
+    _format_flags(matches)
+    matches.set_defaults(run=cmd_matches)
+
+    ratings = commands.add_parser("ratings", help="rating maintenance")
+    rcommands = ratings.add_subparsers(dest="ratings_command", required=True, parser_class=_Parser)
+    rebuild = rcommands.add_parser("rebuild", help="recompute every rating from the stored matches")
+    rebuild.add_argument("--db", type=Path)
+    rebuild.set_defaults(run=cmd_ratings_rebuild)
+
+    demo = commands.add_parser(
+        "demo", help="a short tournament of the bundled bots, then the leaderboard"
+    )
+    demo.add_argument("--db", type=Path)
+    demo.add_argument("--workers", type=int)
+    demo.add_argument("--no-progress", action="store_true")
+    demo.set_defaults(run=cmd_demo)
 
     rules = commands.add_parser("rules", help="list the rules options and their values")
     rules.add_argument("--json", action="store_true")
@@ -266,6 +336,178 @@ def _print_summary(result: MatchResult) -> None:
     )
     if result.replay:
         print(f"replay: {result.replay}")
+
+
+def _db_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, help="results database (default results/arena.db)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
+
+
+def _format_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--json", action="store_true")
+    group.add_argument("--csv", action="store_true")
+
+
+def _open_db(path: Path | None) -> Store:
+    return open_store(path or tournaments.default_db())
+
+
+def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSettings:
+    settings = (
+        tournaments.TournamentSettings.from_toml(args.config)
+        if args.config
+        else tournaments.TournamentSettings()
+    )
+    if args.bot:
+        settings.bots = list(args.bot)
+    if args.rules:
+        settings.rules = {**settings.rules, **parse_rules_args(args.rules)}
+    for flag in (
+        "name",
+        "game",
+        "seats",
+        "rounds",
+        "move_time",
+        "time_bank",
+        "startup_time",
+        "strike_limit",
+        "seed",
+        "workers",
+    ):
+        value = getattr(args, flag)
+        if value is not None:
+            setattr(settings, flag, value)
+    if args.fresh_process:
+        settings.fresh_process = True
+    if not settings.bots:
+        raise ConfigError("name the bots: --bot NAME (repeat) or bots = [...] in --config")
+    return settings
+
+
+def _run_tournament(
+    store: Store, tournament_id: str, workers: int | None, quiet: bool, as_json: bool
+) -> int:
+    tournaments.setup_logging(tournament_id)
+    total = len(store.planned(tournament_id))
+    with ProgressBar(f"tournament {tournament_id}", enabled=not quiet) as bar:
+        runner = tournaments.Runner(store, tournament_id, workers or 0, bar.update)
+        try:
+            runner.run()
+        except KeyboardInterrupt:
+            store.set_tournament_status(tournament_id, "stopped")
+            bar.__exit__()
+            print(
+                f"stopped after {runner.rater.next_index}/{total} matches; resume with: "
+                f"arena tournament resume {tournament_id}",
+                file=sys.stderr,
+            )
+            return 130
+    board = reports.leaderboard(store, runner.pool, tournament_id)
+    if as_json:
+        print(reports.to_json(board))
+    else:
+        reports.render_leaderboard(board)
+        print(f"tournament {tournament_id}: {total} matches recorded in {store.path}")
+    return EXIT_OK
+
+
+def cmd_tournament_run(args: argparse.Namespace) -> int:
+    settings = _settings_from_args(args)
+    settings.check()
+    with _open_db(args.db) as store:
+        tournament_id = tournaments.create(store, settings)
+        return _run_tournament(store, tournament_id, settings.workers, args.no_progress, args.json)
+
+
+def cmd_tournament_resume(args: argparse.Namespace) -> int:
+    with _open_db(args.db) as store:
+        return _run_tournament(store, args.id, args.workers, args.no_progress, args.json)
+
+
+def cmd_tournament_list(args: argparse.Namespace) -> int:
+    with _open_db(args.db) as store:
+        rows = store.tournaments()
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        k: r[k]
+                        for k in (
+                            "id",
+                            "name",
+                            "status",
+                            "seed",
+                            "planned",
+                            "recorded",
+                            "created_at",
+                            "finished_at",
+                        )
+                    }
+                    for r in rows
+                ]
+            )
+        )
+        return EXIT_OK
+    for r in rows:
+        print(
+            f"{r['id']}  {r['status']:<9} {r['recorded']:>5}/{r['planned']:<5} "
+            f"{r['created_at']}  {r['name']}"
+        )
+    return EXIT_OK
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    with _open_db(args.db) as store:
+        pool = reports.choose_pool(store, args.pool, args.tournament)
+        board = reports.leaderboard(store, pool, args.tournament)
+    if args.json:
+        print(reports.to_json(board))
+    elif args.csv:
+        print(reports.leaderboard_csv(board), end="")
+    else:
+        reports.render_leaderboard(board)
+    return EXIT_OK
+
+
+def cmd_matches(args: argparse.Namespace) -> int:
+    with _open_db(args.db) as store:
+        if args.tournament and store.tournament(args.tournament) is None:
+            raise ConfigError(f"no tournament {args.tournament!r}")
+        rows = reports.matches_table(store, args.tournament)
+    if args.json:
+        print(reports.to_json(rows))
+    elif args.csv:
+        print(reports.matches_csv(rows), end="")
+    else:
+        reports.render_matches(rows)
+    return EXIT_OK
+
+
+def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
+    with _open_db(args.db) as store:
+        count = tournaments.rebuild_ratings(store)
+    print(f"recomputed ratings from {count} matches")
+    return EXIT_OK
+
+
+DEMO_BOTS = ("random", "aggressive", "js-random")
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    settings = tournaments.TournamentSettings(
+        bots=list(DEMO_BOTS),
+        name="demo",
+        seats=3,
+        rounds=3,
+        rules={"max_rounds": "60"},
+        workers=args.workers or 0,
+    )
+    with _open_db(args.db) as store:
+        tournament_id = tournaments.create(store, settings)
+        return _run_tournament(store, tournament_id, settings.workers, args.no_progress, False)
 
 
 def cmd_check_bot(args: argparse.Namespace) -> int:

@@ -147,6 +147,13 @@ def _initial(db: Database) -> None:
         db.execute(statement)
 
 
+@MIGRATIONS(name="0002_out_order")
+def _out_order(db: Database) -> None:
+    """The order seats went out (eliminated or forfeited), so a ratings rebuild ranks
+    forfeits exactly as the live rating did."""
+    db.execute("ALTER TABLE matches ADD COLUMN out_order_json TEXT")
+
+
 # Columns a caller gives for each kind of row: required names, and optional ones with defaults.
 _MATCH_REQUIRED = (
     "id",
@@ -166,6 +173,7 @@ _MATCH_OPTIONAL: dict[str, Any] = {
     "plan_index": None,
     "winner_seat": None,
     "seat_count": None,
+    "out_order": None,
 }
 _SEAT_REQUIRED = ("seat", "version_id", "bot", "place", "status")
 _SEAT_OPTIONAL: dict[str, Any] = {
@@ -184,7 +192,8 @@ _PLAN_OPTIONAL: dict[str, Any] = {"rotation_group": None}
 # Chronological record order: a tournament's matches by plan, ad-hoc matches by start time.
 _RECORD_ORDER = "COALESCE(t.created_at, m.started_at), t.rowid, m.plan_index, m.started_at, m.rowid"
 _MATCH_COLUMNS = (
-    "m.id, m.tournament_id, m.plan_index, m.game, m.pool, m.seat_count, m.rules_json, m.seed,"
+    "m.id, m.tournament_id, m.plan_index, m.game, m.pool, m.seat_count, m.rules_json,"
+    " m.out_order_json, m.seed,"
     " m.end_reason, m.winner_seat, m.turns, m.rounds, m.decisions, m.started_at, m.finished_at"
 )
 
@@ -491,6 +500,8 @@ class Store:
         )
         for row in rows:
             row["rules"] = json.loads(row.pop("rules_json"))
+            out_order = row.pop("out_order_json")
+            row["out_order"] = None if out_order is None else json.loads(out_order)
         return rows
 
     def replay(self, match_id: str) -> bytes:
@@ -623,6 +634,8 @@ def _match_row(
         )
     row["seat_count"] = len(seats)
     row["rules_json"] = json.dumps(row.pop("rules"), sort_keys=True)
+    out_order = row.pop("out_order")
+    row["out_order_json"] = None if out_order is None else json.dumps(list(out_order))
     row["replay"] = gzip.compress(bytes(replay_bytes), mtime=0)
     return row
 

@@ -27,6 +27,7 @@ from arena.store import (
     StoreBusyError,
     StoreError,
     _initial,
+    _out_order,
     open_store,
 )
 
@@ -174,7 +175,7 @@ def test_open_creates_folder_file_and_schema_by_migration(db_path: Path) -> None
         assert db_path.is_file()
         assert set(store.db.table_names()) >= TABLES
         applied = store.db.execute("SELECT migration_set, name FROM _sqlite_migrations").fetchall()
-        assert applied == [("arena", "0001_initial")]
+        assert applied == [("arena", "0001_initial"), ("arena", "0002_out_order")]
         assert MIGRATIONS.pending(store.db) == []
 
 
@@ -198,8 +199,9 @@ def later_migrations() -> Migrations:
     """The shipped migrations plus a later one that adds a column."""
     later = Migrations("arena")
     later(name="0001_initial")(_initial)
+    later(name="0002_out_order")(_out_order)
 
-    @later(name="0002_match_notes")
+    @later(name="0099_match_notes")
     def _notes(db: Database) -> None:
         db.table("matches").add_column("notes", str)
 
@@ -211,7 +213,7 @@ def test_older_database_is_upgraded_by_a_later_migration(store: Store, db_path: 
     store.close()
     later = later_migrations()
     older = Database(db_path)
-    assert [m.name for m in later.pending(older)] == ["0002_match_notes"]
+    assert [m.name for m in later.pending(older)] == ["0099_match_notes"]
     older.close()
     with open_store(db_path, migrations=later) as upgraded:
         assert "notes" in upgraded.db.table("matches").columns_dict
@@ -219,7 +221,7 @@ def test_older_database_is_upgraded_by_a_later_migration(store: Store, db_path: 
         assert upgraded.match("m0") is not None
         assert upgraded.replay("m0") == replay_text()
     with open_store(db_path, migrations=later) as again:
-        assert count(again, "_sqlite_migrations") == 2
+        assert count(again, "_sqlite_migrations") == 3
 
 
 # -- recording matches -------------------------------------------------------------------------

@@ -1,0 +1,244 @@
+"""Leaderboards and match lists: data as plain dicts, rendered as rich tables, JSON or CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from arena.errors import ArenaError
+from arena.store import Store
+
+STATUSES = ("TIMEOUT", "ILLEGAL", "CRASH", "DISCONNECT", "INIT_FAIL", "PROTOCOL")
+
+
+def choose_pool(store: Store, pool: str | None, tournament_id: str | None) -> str:
+    """The pool a report is about: given, the tournament's, or the latest tournament's."""
+    if pool:
+        if pool not in store.pools():
+            known = ", ".join(store.pools()) or "none yet"
+            raise ArenaError(f"no ratings in pool {pool!r}; pools: {known}")
+        return pool
+    if tournament_id:
+        matches = store.matches(tournament_id)
+        if store.tournament(tournament_id) is None:
+            raise ArenaError(f"no tournament {tournament_id!r}")
+        if not matches:
+            raise ArenaError(f"tournament {tournament_id!r} has no recorded matches yet")
+        return matches[0]["pool"]
+    tournaments = [t for t in store.tournaments() if t["recorded"]]
+    if tournaments:
+        return store.matches(tournaments[-1]["id"])[0]["pool"]
+    pools = store.pools()
+    if not pools:
+        raise ArenaError("no results yet: run `arena demo` or `arena tournament run`")
+    return pools[0]
+
+
+def leaderboard(store: Store, pool: str, tournament_id: str | None = None) -> dict[str, Any]:
+    """The ``arena leaderboard --json`` object."""
+    rows = []
+    for rank, row in enumerate(store.leaderboard_rows(pool, tournament_id), 1):
+        mu, sigma = row["mu"], row["sigma"]
+        rows.append(
+            {
+                "rank": rank,
+                "bot": row["bot"],
+                "version": row["label"],
+                "version_id": row["version_id"],
+                "mu": mu,
+                "sigma": sigma,
+                "mu_minus_3sigma": None if mu is None else mu - 3 * sigma,
+                "games": row["matches"],
+                "wins": row["wins"],
+                "win_rate": row["wins"] / row["matches"] if row["matches"] else None,
+                "avg_place": row["avg_place"],
+                "faults": row["faults"],
+                "think_ms_p50": row["think_ms_p50"],
+                "think_ms_p99": row["think_ms_p99"],
+            }
+        )
+    return {"pool": pool, "tournament": tournament_id, "rows": rows}
+
+
+def _console() -> Console:
+    """Rich console; when piped, wide enough for the whole table."""
+    return Console() if sys.stdout.isatty() else Console(width=160)
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def render_leaderboard(board: dict[str, Any], console: Console | None = None) -> None:
+    """Print the leaderboard as a table."""
+    console = console or _console()
+    title = f"Leaderboard · {board['pool']}"
+    if board.get("tournament"):
+        title += f" · tournament {board['tournament']}"
+    table = Table(title=title)
+    for name, justify in (
+        ("#", "right"),
+        ("bot", "left"),
+        ("version", "left"),
+        ("μ", "right"),
+        ("σ", "right"),
+        ("μ−3σ", "right"),
+        ("games", "right"),
+        ("wins", "right"),
+        ("win %", "right"),
+        ("avg place", "right"),
+        ("faults", "left"),
+        ("think p50/p99 ms", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for row in board["rows"]:
+        faults = ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())) or "-"
+        win = "-" if row["win_rate"] is None else f"{100 * row['win_rate']:.0f}"
+        table.add_row(
+            str(row["rank"]),
+            row["bot"],
+            f"{row['version']} ({row['version_id'][:8]})",
+            _num(row["mu"]),
+            _num(row["sigma"]),
+            _num(row["mu_minus_3sigma"]),
+            str(row["games"]),
+            str(row["wins"]),
+            win,
+            _num(row["avg_place"]),
+            faults,
+            f"{_num(row['think_ms_p50'])}/{_num(row['think_ms_p99'])}",
+        )
+    console.print(table)
+
+
+def leaderboard_csv(board: dict[str, Any]) -> str:
+    """The leaderboard as CSV (one column per fault status)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    head = [
+        "rank",
+        "bot",
+        "version",
+        "version_id",
+        "mu",
+        "sigma",
+        "mu_minus_3sigma",
+        "games",
+        "wins",
+        "avg_place",
+        *(f"faults_{s}" for s in STATUSES),
+        "think_ms_p50",
+        "think_ms_p99",
+    ]
+    writer.writerow(head)
+    for row in board["rows"]:
+        writer.writerow(
+            [
+                row["rank"],
+                row["bot"],
+                row["version"],
+                row["version_id"],
+                row["mu"],
+                row["sigma"],
+                row["mu_minus_3sigma"],
+                row["games"],
+                row["wins"],
+                row["avg_place"],
+                *(row["faults"].get(s, 0) for s in STATUSES),
+                row["think_ms_p50"],
+                row["think_ms_p99"],
+            ]
+        )
+    return out.getvalue()
+
+
+def matches_table(store: Store, tournament_id: str | None) -> list[dict[str, Any]]:
+    """Recorded matches with their seats, oldest first."""
+    rows = []
+    for match in store.matches(tournament_id):
+        seats = store.seats_of(match["id"])
+        rows.append(
+            {
+                "id": match["id"],
+                "tournament": match["tournament_id"],
+                "plan_index": match["plan_index"],
+                "pool": match["pool"],
+                "seed": match["seed"],
+                "end": match["end_reason"],
+                "winner": match["winner_seat"],
+                "turns": match["turns"],
+                "finished_at": match["finished_at"],
+                "seats": [
+                    {"seat": s["seat"], "bot": s["bot"], "place": s["place"], "status": s["status"]}
+                    for s in seats
+                ],
+            }
+        )
+    return rows
+
+
+def render_matches(rows: list[dict[str, Any]], console: Console | None = None) -> None:
+    console = console or _console()
+    table = Table(title=f"{len(rows)} matches")
+    for name in ("match", "tournament", "#", "end", "turns", "seats (place, status)"):
+        table.add_column(name)
+    for row in rows:
+        seats = "  ".join(
+            f"{s['bot']}:{s['place']}" + ("" if s["status"] == "OK" else f" {s['status']}")
+            for s in row["seats"]
+        )
+        table.add_row(
+            row["id"],
+            row["tournament"] or "-",
+            "-" if row["plan_index"] is None else str(row["plan_index"]),
+            row["end"],
+            str(row["turns"]),
+            seats,
+        )
+    console.print(table)
+
+
+def to_json(data: Any) -> str:
+    return json.dumps(data)
+
+
+def matches_csv(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        [
+            "id",
+            "tournament",
+            "plan_index",
+            "pool",
+            "seed",
+            "end",
+            "winner",
+            "turns",
+            "finished_at",
+            "seats",
+        ]
+    )
+    for r in rows:
+        seats = ";".join(f"{s['seat']}:{s['bot']}:{s['place']}:{s['status']}" for s in r["seats"])
+        writer.writerow(
+            [
+                r["id"],
+                r["tournament"],
+                r["plan_index"],
+                r["pool"],
+                r["seed"],
+                r["end"],
+                r["winner"],
+                r["turns"],
+                r["finished_at"],
+                seats,
+            ]
+        )
+    return out.getvalue()

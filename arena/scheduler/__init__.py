@@ -1,0 +1,1 @@
+"""Tournament scheduling: which bots meet, in which seats, with which seeds."""

@@ -1,0 +1,429 @@
+"""Tournaments: settings, the stored plan, and running it on a pool of worker processes.
+
+The scheduler is the single writer of the results database. Matches run on worker processes
+(forked before any gRPC object exists here); results come back in any order, ratings are
+applied in plan order, and each match is recorded with its rating updates in one transaction
+as soon as every match before it in the plan is recorded. So the recorded matches are always
+a prefix of the plan, and resuming plays exactly the rest: every planned match is recorded
+exactly once, also after ``kill -9`` of the scheduler or a worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import secrets
+import time
+import tomllib
+import uuid
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import multiprocessing_logging
+
+from arena.bots import BotSpec, find_bot, version_id
+from arena.errors import ArenaError, ConfigError
+from arena.games.classic.config import ClassicConfig
+from arena.paths import results_home
+from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
+from arena.scheduler.plan import make_plan
+from arena.scheduler.worker import init_worker, play_job
+from arena.store import Store
+
+log = logging.getLogger("arena.tournament")
+
+MAX_POOL_RESTARTS = 5
+
+
+@dataclass(slots=True)
+class TournamentSettings:
+    """Everything that defines a tournament (flags or a TOML file)."""
+
+    bots: list[str] = field(default_factory=list)
+    name: str = ""
+    game: str = "classic"
+    rules: dict[str, str] = field(default_factory=dict)
+    seats: int = 2
+    rounds: int = 1
+    move_time: float = 1.0
+    time_bank: float = 30.0
+    startup_time: float = 10.0
+    strike_limit: int = 3
+    seed: int | None = None
+    workers: int = 0
+    fresh_process: bool = False
+
+    @classmethod
+    def from_toml(cls, path: Path) -> TournamentSettings:
+        """Read a TOML file whose keys are this class's fields."""
+        try:
+            data = tomllib.loads(path.read_text())
+        except FileNotFoundError:
+            raise ConfigError(f"no tournament file {str(path)!r}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(
+                f"{path}: unknown keys {unknown}; valid keys: {', '.join(sorted(known))}"
+            )
+        if "rules" in data:
+            data["rules"] = {
+                k: str(v).lower() if isinstance(v, bool) else str(v)
+                for k, v in dict(data["rules"]).items()
+            }
+        try:
+            return cls(**data)
+        except TypeError as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+
+    def check(self) -> ClassicConfig:
+        """Validate; returns the rules config for one match."""
+        if self.game != "classic":
+            raise ConfigError(f"unknown game {self.game!r}; choose one of: classic")
+        if not 2 <= self.seats <= 6:
+            raise ConfigError(f"seats per match must be 2-6, got {self.seats}")
+        if self.rounds < 1:
+            raise ConfigError(f"rounds must be at least 1, got {self.rounds}")
+        if self.move_time <= 0 or self.time_bank < 0 or self.startup_time <= 0:
+            raise ConfigError("move time and startup time must be positive, the bank ≥ 0")
+        if self.strike_limit < 1:
+            raise ConfigError(f"the strike limit must be at least 1, got {self.strike_limit}")
+        if self.workers < 0:
+            raise ConfigError(f"workers must be ≥ 1 (0 = one per core), got {self.workers}")
+        if len(set(self.bots)) < self.seats:
+            raise ConfigError(
+                f"{self.seats} seats per match need at least {self.seats} different bots, "
+                f"got {len(set(self.bots))}"
+            )
+        return ClassicConfig.parse(dict(self.rules), self.seats)
+
+
+def default_db() -> Path:
+    """The results database: ``results/arena.db`` (or under ``$ARENA_HOME``)."""
+    return results_home() / "arena.db"
+
+
+def register(store: Store, spec: BotSpec) -> dict[str, Any]:
+    """Record a bot and its current version; the entry a plan seats."""
+    vid = version_id(spec)
+    store.add_bot(spec.name, spec.language, spec.description, str(spec.path))
+    store.add_version(vid, spec.name, spec.version)
+    if spec.command is None:
+        raise ConfigError(f"bot {spec.name!r} has no command: tournaments run bots as processes")
+    return {
+        "version_id": vid,
+        "name": spec.name,
+        "label": spec.version,
+        "path": str(spec.path),
+        "command": spec.command,
+        "setup": spec.setup,
+    }
+
+
+def create(store: Store, settings: TournamentSettings) -> str:
+    """Register the bots, make the plan and store it with the tournament; returns its id."""
+    config = settings.check()
+    entries = [register(store, find_bot(name)) for name in dict.fromkeys(settings.bots)]
+    by_version = {e["version_id"]: e for e in entries}
+    if len(by_version) < len(entries):
+        raise ConfigError("two of the bots are the same version (identical folders)")
+    seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
+    plan = make_plan(list(by_version), settings.seats, settings.rounds, seed)
+    tournament_id = uuid.uuid4().hex[:8]
+    stored = asdict(settings) | {"seed": seed, "entries": by_version, "config": config.to_dict()}
+    store.create_tournament(
+        tournament_id,
+        settings.name or f"{settings.game} {settings.seats}p",
+        stored,
+        seed,
+        [
+            {
+                "plan_index": p.index,
+                "round": p.round,
+                "rotation_group": p.group,
+                "seed": p.seed,
+                "seats": list(p.seats),
+            }
+            for p in plan
+        ],
+    )
+    return tournament_id
+
+
+@dataclass(slots=True)
+class Progress:
+    """What a progress display is told after each recorded match."""
+
+    done: int
+    total: int
+    started: float
+    leader: str
+
+
+def _job(tournament_id: str, settings: dict[str, Any], planned: dict[str, Any]) -> dict[str, Any]:
+    entries = settings["entries"]
+    return {
+        "tournament_id": tournament_id,
+        "plan_index": planned["plan_index"],
+        "seed": planned["seed"],
+        "rules": settings["config"],
+        "seats": [entries[v] for v in planned["seats"]],
+        "control": {
+            "move_time": settings["move_time"],
+            "time_bank": settings["time_bank"],
+            "startup_time": settings["startup_time"],
+        },
+        "strike_limit": settings["strike_limit"],
+        "fresh_process": settings["fresh_process"],
+    }
+
+
+def _pool(store: Store, pool: str) -> RatingBook:
+    book = RatingBook(env=environment())
+    env = book.env
+    for row in store.ratings(pool):
+        book.ratings.setdefault(pool, {})[row["version_id"]] = env.create_rating(
+            row["mu"], row["sigma"]
+        )
+    return book
+
+
+class Runner:
+    """Runs the unrecorded rest of a stored tournament."""
+
+    def __init__(
+        self,
+        store: Store,
+        tournament_id: str,
+        workers: int = 0,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        found = store.tournament(tournament_id)
+        if found is None:
+            raise ArenaError(f"no tournament {tournament_id!r} in {store.path}")
+        self.store = store
+        self.id = tournament_id
+        self.settings = found["settings"]
+        config = self.settings["config"]
+        self.pool = pool_key("classic", config["players"], config["mode"])
+        self.plan = store.planned(tournament_id)
+        recorded = store.recorded_indices(tournament_id)
+        if recorded != set(range(len(recorded))):
+            raise ArenaError(f"tournament {tournament_id}: recorded matches are not a plan prefix")
+        self.next_index = len(recorded)
+        self.book = _pool(store, self.pool)
+        self.games = {row["version_id"]: row["games"] for row in store.ratings(self.pool)}
+        self.rater = OrderedRater(self.book, start_index=self.next_index)
+        self.workers = workers or self.settings.get("workers") or os.cpu_count() or 1
+        self.on_progress = on_progress
+        self.started = time.time()
+        self.results: dict[int, dict[str, Any]] = {}
+
+    def run(self) -> None:
+        """Play and record every unrecorded planned match."""
+        todo = [p for p in self.plan if p["plan_index"] >= self.next_index]
+        self.store.set_tournament_status(self.id, "running")
+        self._report()
+        restarts = 0
+        while todo:
+            try:
+                self._run_pool(todo)
+            except BrokenProcessPool:
+                restarts += 1
+                log.warning("a worker died; replaying its matches from their seeds")
+                if restarts > MAX_POOL_RESTARTS:
+                    self.store.set_tournament_status(self.id, "stopped")
+                    raise ArenaError(
+                        f"workers died {restarts} times; tournament {self.id} stopped "
+                        f"(resume with: arena tournament resume {self.id})"
+                    ) from None
+            todo = [
+                p
+                for p in self.plan
+                if p["plan_index"] >= self.rater.next_index and p["plan_index"] not in self.results
+            ]
+        self.store.set_tournament_status(self.id, "finished")
+
+    def _run_pool(self, todo: list[dict[str, Any]]) -> None:
+        context = multiprocessing.get_context("fork")
+        executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=init_worker)
+        try:
+            futures: dict[Future, int] = {
+                executor.submit(play_job, _job(self.id, self.settings, p)): p["plan_index"]
+                for p in todo
+            }
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    outcome = future.result()  # BrokenProcessPool propagates to run()
+                    self._receive(outcome)
+        except BaseException:
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.kill()
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        executor.shutdown(wait=True)
+
+    def _receive(self, outcome: dict[str, Any]) -> None:
+        index = outcome["plan_index"]
+        self.results[index] = outcome
+        match = outcome["match"]
+        places = [s["place"] for s in match["places"]]
+        statuses = [s["status"] for s in match["places"]]
+        entries = self.plan[index]["seats"]
+        for applied_index, changes in self.rater.submit(
+            index, self.pool, entries, places, statuses, out_order=outcome["out_order"]
+        ):
+            self._record(applied_index, changes)
+
+    def _record(self, index: int, changes: list[Any]) -> None:
+        outcome = self.results.pop(index)
+        match = outcome["match"]
+        entries = self.plan[index]["seats"]
+        for change in changes:
+            self.games[change.entry] = self.games.get(change.entry, 0) + 1
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(outcome["finished_at"]))
+        begun = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(outcome["started_at"]))
+        self.store.record_match(
+            {
+                "id": match["match_id"],
+                "tournament_id": self.id,
+                "plan_index": index,
+                "game": "classic",
+                "pool": self.pool,
+                "rules": match["rules"],
+                "seed": match["seed"],
+                "end_reason": match["end"],
+                "winner_seat": match["winner"],
+                "turns": match["turns"],
+                "rounds": match["rounds"],
+                "decisions": match["decisions"],
+                "started_at": begun,
+                "finished_at": stamp,
+                "seat_count": len(entries),
+            },
+            [
+                {
+                    "seat": s["seat"],
+                    "version_id": entries[s["seat"]],
+                    "bot": s["bot"],
+                    "place": s["place"],
+                    "status": s["status"],
+                    "strikes": s["strikes"],
+                    "think_ms_p50": t["think_ms_p50"],
+                    "think_ms_p99": t["think_ms_p99"],
+                }
+                for s, t in zip(match["places"], outcome["think"], strict=True)
+            ],
+            outcome["replay"],
+            [
+                {
+                    "pool": self.pool,
+                    "version_id": c.entry,
+                    "mu_before": c.mu_before,
+                    "sigma_before": c.sigma_before,
+                    "mu_after": c.mu_after,
+                    "sigma_after": c.sigma_after,
+                }
+                for c in changes
+            ],
+            [
+                {
+                    "pool": self.pool,
+                    "version_id": c.entry,
+                    "mu": c.mu_after,
+                    "sigma": c.sigma_after,
+                    "games": self.games[c.entry],
+                }
+                for c in changes
+            ],
+        )
+        self._report()
+
+    def _report(self) -> None:
+        if self.on_progress is None:
+            return
+        standings = self.book.standings(self.pool)
+        leader = ""
+        if standings:
+            entry, rating = standings[0]
+            name = self.settings["entries"].get(entry, {}).get("name", entry)
+            leader = f"{name} ({conservative(rating):.1f})"
+        self.on_progress(Progress(self.rater.next_index, len(self.plan), self.started, leader))
+
+
+def setup_logging(tournament_id: str, console_level: int = logging.WARNING) -> Path:
+    """One log file per tournament, fed by every worker through multiprocessing-logging."""
+    path = results_home() / "logs" / f"tournament-{tournament_id}.log"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    root = logging.getLogger("arena")
+    root.setLevel(logging.INFO)
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    to_file = logging.FileHandler(path)
+    to_file.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s: %(message)s"))
+    console = logging.StreamHandler()
+    console.setLevel(console_level)
+    root.addHandler(to_file)
+    root.addHandler(console)
+    root.propagate = False
+    multiprocessing_logging.install_mp_handler(root)
+    return path
+
+
+def rebuild_ratings(store: Store) -> int:
+    """Recompute every rating and the rating history from the stored matches, in order."""
+    from arena.ratings import MatchRecord
+
+    matches = store.all_match_records()
+    records = []
+    for m in matches:
+        seats = sorted(m["seats"], key=lambda s: s["seat"])
+        records.append(
+            MatchRecord(
+                tournament_id=m["tournament_id"] or m["id"],
+                plan_index=m["plan_index"] or 0,
+                pool=m["pool"],
+                entries=[s["version_id"] for s in seats],
+                places=[s["place"] for s in seats],
+                statuses=[s["status"] for s in seats],
+            )
+        )
+    book = RatingBook(env=environment())
+    history = []
+    games: dict[tuple[str, str], int] = {}
+    for m, record in zip(matches, records, strict=True):
+        for change in book.apply(record):
+            history.append(
+                {
+                    "match_id": m["id"],
+                    "pool": record.pool,
+                    "version_id": change.entry,
+                    "mu_before": change.mu_before,
+                    "sigma_before": change.sigma_before,
+                    "mu_after": change.mu_after,
+                    "sigma_after": change.sigma_after,
+                }
+            )
+            games[(record.pool, change.entry)] = games.get((record.pool, change.entry), 0) + 1
+    ratings = [
+        {
+            "pool": pool,
+            "version_id": entry,
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "games": games[(pool, entry)],
+        }
+        for pool, table in book.ratings.items()
+        for entry, rating in table.items()
+    ]
+    store.replace_ratings(ratings, history)
+    return len(matches)
