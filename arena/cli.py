@@ -7,16 +7,18 @@ rules key or value, bad arguments). Errors print as one line without a traceback
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import secrets
 import sys
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
-from arena import __version__, checkbot, reports
+from arena import __version__, checkbot, replay_text, reports
 from arena.bots import BotSpec, bundled_bots, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
@@ -28,6 +30,7 @@ from arena.paths import replays_dir
 from arena.progress import ProgressBar
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
+from arena.replay import read as read_replay
 from arena.replay import verify
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
@@ -215,9 +218,20 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd = replay_commands.add_parser(
         "verify", help="re-play a replay and compare every event"
     )
-    verify_cmd.add_argument("file", type=Path)
+    verify_cmd.add_argument("replay", metavar="MATCH_ID|FILE")
     verify_cmd.add_argument("--json", action="store_true")
+    verify_cmd.add_argument("--db", type=Path)
     verify_cmd.set_defaults(run=cmd_replay_verify)
+    show_cmd = replay_commands.add_parser("show", help="print a match turn by turn")
+    show_cmd.add_argument("replay", metavar="MATCH_ID|FILE")
+    show_cmd.add_argument("--step", action="store_true", help="wait for Enter after each turn")
+    show_cmd.add_argument("--db", type=Path)
+    show_cmd.set_defaults(run=cmd_replay_show)
+    export_cmd = replay_commands.add_parser("export", help="write a stored match's replay file")
+    export_cmd.add_argument("match_id")
+    export_cmd.add_argument("file", type=Path)
+    export_cmd.add_argument("--db", type=Path)
+    export_cmd.set_defaults(run=cmd_replay_export)
 
     bots = commands.add_parser("bots", help="list the bundled bots, or run a bot's setup")
     bots.add_argument("--json", action="store_true")
@@ -624,8 +638,45 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _replay_file(ref: str, db: Path | None, stack: contextlib.ExitStack) -> Path:
+    """A replay given as a file path or as a stored match id (extracted to a temp file)."""
+    path = Path(ref)
+    if path.exists():
+        return path
+    with _open_db(db) as store:
+        if store.match(ref) is None:
+            raise ReplayError(f"{ref!r} is neither a replay file nor a recorded match id")
+        data = store.replay(ref)
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-replay-")))
+    extracted = folder / f"{ref}.jsonl"
+    extracted.write_bytes(data)
+    return extracted
+
+
+def cmd_replay_show(args: argparse.Namespace) -> int:
+    with contextlib.ExitStack() as stack:
+        header, records = read_replay(_replay_file(args.replay, args.db, stack))
+    for block in replay_text.turns(header, records):
+        print("\n".join(block))
+        if args.step and sys.stdin.isatty():
+            input("-- Enter for the next turn --")
+    return EXIT_OK
+
+
+def cmd_replay_export(args: argparse.Namespace) -> int:
+    with _open_db(args.db) as store:
+        if store.match(args.match_id) is None:
+            raise ConfigError(f"no recorded match {args.match_id!r}")
+        data = store.replay(args.match_id)
+    args.file.parent.mkdir(parents=True, exist_ok=True)
+    args.file.write_bytes(data)
+    print(f"wrote {args.file} ({len(data)} bytes)")
+    return EXIT_OK
+
+
 def cmd_replay_verify(args: argparse.Namespace) -> int:
-    report = verify(args.file)
+    with contextlib.ExitStack() as stack:
+        report = verify(_replay_file(args.replay, args.db, stack))
     if args.json:
         print(json.dumps({"ok": report.ok, "records": report.records, "message": report.message}))
     else:
