@@ -18,7 +18,7 @@ from pathlib import Path
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
-from arena import __version__, checkbot, replay_text, reports
+from arena import __version__, checkbot, replay_text, reports, stats, versus
 from arena.bots import BotSpec, bundled_bots, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
@@ -196,6 +196,26 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--workers", type=int)
     demo.add_argument("--no-progress", action="store_true")
     demo.set_defaults(run=cmd_demo)
+
+    versus = commands.add_parser(
+        "versus", help="is A better than B? a seat-rotated, seed-paired series"
+    )
+    versus.add_argument("a", help="bot A (name or folder)")
+    versus.add_argument("b", help="bot B (name or folder)")
+    versus.add_argument("--games", type=int, default=20, help="games at most (default 20)")
+    versus.add_argument("--seats", type=int, default=2, help="seats per game (default 2)")
+    versus.add_argument("--filler", help="bot for the other seats when --seats > 2")
+    versus.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1",
+        help="stop as soon as an SPRT (α = β = 0.05) decides Elo0 v Elo1",
+    )
+    versus.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
+    versus.add_argument("--seed", type=int)
+    versus.add_argument("--move-time", type=float, default=1.0, metavar="S")
+    versus.add_argument("--time-bank", type=float, default=30.0, metavar="S")
+    versus.add_argument("--json", action="store_true")
+    versus.set_defaults(run=cmd_versus)
 
     rules = commands.add_parser("rules", help="list the rules options and their values")
     rules.add_argument("--json", action="store_true")
@@ -522,6 +542,90 @@ def cmd_demo(args: argparse.Namespace) -> int:
     with _open_db(args.db) as store:
         tournament_id = tournaments.create(store, settings)
         return _run_tournament(store, tournament_id, settings.workers, args.no_progress, False)
+
+
+def cmd_versus(args: argparse.Namespace) -> int:
+    a, b = find_bot(args.a), find_bot(args.b)
+    if args.games < 1:
+        raise ConfigError(f"--games must be at least 1, got {args.games}")
+    if args.seats > 2 and not args.filler:
+        raise ConfigError("--seats above 2 needs --filler BOT for the other seats")
+    filler = find_bot(args.filler) if args.filler else None
+    config = ClassicConfig.parse(parse_rules_args(args.rules), players=args.seats)
+    sprt = None
+    if args.sprt:
+        try:
+            elo0, elo1 = (float(x) for x in args.sprt.split(","))
+        except ValueError:
+            raise ConfigError(f"--sprt takes ELO0,ELO1 like 0,50, got {args.sprt!r}") from None
+        if elo0 >= elo1:
+            raise ConfigError(f"--sprt needs ELO0 < ELO1, got {args.sprt!r}")
+        sprt = (elo0, elo1)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    control = {"move_time": args.move_time, "time_bank": args.time_bank, "startup_time": 10.0}
+
+    def progress(n: int, tally: stats.Tally) -> None:
+        if not args.json:
+            print(
+                f"\rgame {n}: +{tally.wins} ={tally.draws} -{tally.losses}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    tally, verdict, games = versus.run_series(
+        a, b, filler, config, args.games, seed, control, sprt, progress
+    )
+    elo, low, high = stats.elo_interval(tally)
+    summary = {
+        "a": a.name,
+        "b": b.name,
+        "seats": args.seats,
+        "seed": seed,
+        "games": tally.games,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "score": tally.score,
+        "elo": elo,
+        "elo_low": low,
+        "elo_high": high,
+        "los": stats.likelihood_of_superiority(tally),
+        "sprt": None
+        if sprt is None
+        else {
+            "elo0": sprt[0],
+            "elo1": sprt[1],
+            "llr": stats.sprt_llr(tally, *sprt),
+            "bounds": list(stats.sprt_bounds()),
+            "verdict": verdict,
+        },
+        "results": games,
+    }
+    if args.json:
+        print(json.dumps(summary, default=str))
+        return EXIT_OK
+    print(file=sys.stderr)
+    print(f"{a.name} v {b.name}: {tally.games} games, {args.seats} seats, seed {seed}")
+    print(
+        f"  {a.name} ahead {tally.wins}, level {tally.draws}, behind {tally.losses} "
+        f"(score {100 * tally.score:.1f}%)"
+    )
+    print(
+        f"  Elo difference {elo:+.0f} (95% interval {low:+.0f} to {high:+.0f}), "
+        f"likelihood of superiority {100 * summary['los']:.1f}%"
+    )
+    if sprt is not None:
+        meaning = {
+            "H1": f"{a.name} is better by about {sprt[1]:g} Elo",
+            "H0": f"{a.name} is not better by {sprt[1]:g} Elo",
+            None: "undecided within --games",
+        }[verdict]
+        print(
+            f"  SPRT [{sprt[0]:g}, {sprt[1]:g}]: LLR {summary['sprt']['llr']:.2f} "
+            f"(bounds {stats.sprt_bounds()[0]:.2f}, {stats.sprt_bounds()[1]:.2f}): {meaning}"
+        )
+    return EXIT_OK
 
 
 def cmd_check_bot(args: argparse.Namespace) -> int:

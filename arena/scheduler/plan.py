@@ -34,7 +34,8 @@ Balanced design (3-6 seats, more than :data:`MAX_TABLES` combinations), method:
    the sum of squared pair counts least; ties go to a seeded random order. Up to
    :data:`CANDIDATES` tables are built, each from a different first bot, and the one whose
    pairs have met least is kept. Pair counts carry over between rounds, so each round's fresh
-   draw favours the pairs that have met least so far.
+   draw favours the pairs that have met least so far. Appearance balance is not a penalty in
+   this choice but a hard rule, enforced by the quotas.
 
 Randomness comes from :class:`random.Random` seeded with an integer from sha256, and only its
 ``random()`` method is used: Python guarantees that sequence across versions.
@@ -46,6 +47,7 @@ import hashlib
 import itertools
 import math
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,8 +60,6 @@ MAX_TABLES = 200
 """Most tables (rotation groups) per round: above this many N-combinations, use the balanced design."""
 CANDIDATES = 8
 """Tables tried per pick in the balanced design; more buys little and costs time."""
-IMPROVE_PASSES = 4
-"""Most sweeps of pairwise swaps after the greedy pass of a balanced round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +154,7 @@ def _checked(bots: list[str], seats: int, rounds: int, seed: int) -> list[str]:
     bad = [b for b in bots if not isinstance(b, str) or not b]
     if bad:
         raise ConfigError(f"bot names must be non-empty strings, got {bad[0]!r}")
-    duplicates = sorted({b for b in bots if bots.count(b) > 1})
+    duplicates = sorted(b for b, count in Counter(bots).items() if count > 1)
     if duplicates:
         listed = ", ".join(repr(b) for b in duplicates)
         raise ConfigError(f"duplicate bot names: {listed}; list each bot entry once")
@@ -203,16 +203,12 @@ class _Tally:
                 if a != b:
                     self.pairs[a][b] += 1
 
-    def unseat(self, table: Sequence[int]) -> None:
-        """Forget a table, to record it again changed."""
-        for a in table:
-            self.tables[a] -= 1
-            for b in table:
-                if a != b:
-                    self.pairs[a][b] -= 1
-
     def cost(self, bot: int, table: Sequence[int]) -> int:
-        """How often ``bot`` has met the bots at ``table``: the rise in sum of squared pair counts, up to scale."""
+        """How often ``bot`` has met the bots at ``table``.
+
+        Seating it there raises the sum of squared pair counts by twice this plus a constant,
+        so the cheapest bot is the one that keeps pair meetings most even.
+        """
         row = self.pairs[bot]
         return sum(row[other] for other in table)
 
@@ -228,9 +224,8 @@ def _balanced_tables(seats: int, tally: _Tally, rng: random.Random) -> list[tupl
         for bot in table:
             left[bot] -= 1
         tally.seat(table)
-        tables.append(table)
-    _improve(tables, tally)
-    return [tuple(table) for table in tables]
+        tables.append(tuple(table))
+    return tables
 
 
 def _quotas(slots: int, tally: _Tally, rng: random.Random) -> list[int]:
@@ -282,40 +277,3 @@ def _grow(
                     break
         table = [*table, best]
     return table
-
-
-def _improve(tables: list[list[int]], tally: _Tally) -> None:
-    """Swap bots between the round's tables while a swap lowers the sum of squared pair counts.
-
-    A swap keeps every bot's table count, so it mends only what the greedy pass got wrong
-    (mostly its last tables, filled from whoever still had quota). Sweeps stop when one finds
-    nothing or after :data:`IMPROVE_PASSES`.
-    """
-    for _ in range(IMPROVE_PASSES):
-        swaps = 0
-        for first, second in itertools.combinations(tables, 2):
-            swaps += _swap_between(first, second, tally)
-        if not swaps:
-            return
-
-
-def _swap_between(first: list[int], second: list[int], tally: _Tally) -> int:
-    """Make each improving swap of one bot of ``first`` with one of ``second``; how many were made."""
-    swaps = 0
-    for i, j in itertools.product(range(len(first)), range(len(second))):
-        a, b = first[i], second[j]
-        if a in second or b in first:
-            continue
-        rest_first = [c for c in first if c != a]
-        rest_second = [d for d in second if d != b]
-        # Change in the sum of squared pair counts, halved: a leaves first for second, b the reverse.
-        gain = tally.cost(b, rest_first) - tally.cost(a, rest_first)
-        gain += tally.cost(a, rest_second) - tally.cost(b, rest_second)
-        if gain + len(rest_first) + len(rest_second) < 0:
-            tally.unseat(first)
-            tally.unseat(second)
-            first[i], second[j] = b, a
-            tally.seat(first)
-            tally.seat(second)
-            swaps += 1
-    return swaps

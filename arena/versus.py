@@ -1,0 +1,117 @@
+"""``arena versus``: is A better than B? A seat-rotated, seed-paired series, optionally an SPRT.
+
+Games come in rotation groups sharing one seed (the same deal and dice): with two seats A and
+B swap seats; with K seats A, B and K−2 filler bots rotate through every seat. Each game
+scores 1 for A when A finishes ahead of B, 0 when behind, ½ when level.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from arena.bots import BotSpec, version_id
+from arena.games.classic.config import ClassicConfig
+from arena.games.classic.rng import derive
+from arena.scheduler.worker import WorkerHost
+from arena.stats import Tally, sprt_decision
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game of the series: its seed and the bot at each seat ("A", "B" or "filler")."""
+
+    seed: int
+    seats: tuple[str, ...]
+
+
+def series(games: int, seats: int, seed: int) -> Iterator[Game]:
+    """The first ``games`` games of the rotated, seed-paired series."""
+    lineup = ("A", "B") + ("filler",) * (seats - 2)
+    group = 0
+    made = 0
+    while made < games:
+        group_seed = derive(seed, "versus", group) >> 1
+        for shift in range(seats):
+            if made == games:
+                return
+            yield Game(group_seed, lineup[shift:] + lineup[:shift])
+            made += 1
+        group += 1
+
+
+def score(places: list[int], seats: tuple[str, ...]) -> float:
+    """1 if A finished ahead of B, 0 if behind, ½ if level."""
+    a, b = places[seats.index("A")], places[seats.index("B")]
+    return 1.0 if a < b else 0.0 if a > b else 0.5
+
+
+def _entry(spec: BotSpec) -> dict[str, Any]:
+    return {
+        "version_id": version_id(spec),
+        "name": spec.name,
+        "label": spec.version,
+        "path": str(spec.path),
+        "command": spec.command,
+        "setup": spec.setup,
+    }
+
+
+def run_series(
+    a: BotSpec,
+    b: BotSpec,
+    filler: BotSpec | None,
+    config: ClassicConfig,
+    games: int,
+    seed: int,
+    control: dict[str, float],
+    sprt: tuple[float, float] | None,
+    on_game: Callable[[int, Tally], None] | None = None,
+) -> tuple[Tally, str | None, list[dict[str, Any]]]:
+    """Play the series; returns the tally, the SPRT verdict (if any) and per-game records."""
+    bots = {"A": _entry(a), "B": _entry(b)}
+    if filler is not None:
+        bots["filler"] = _entry(filler)
+    host = WorkerHost()
+    tally, verdict, played = Tally(), None, []
+    try:
+        for number, game in enumerate(series(games, config.players, seed)):
+            result = host.play(
+                {
+                    "tournament_id": "versus",
+                    "plan_index": number,
+                    "seed": game.seed,
+                    "rules": config.to_dict(),
+                    "seats": [bots[s] for s in game.seats],
+                    "control": control,
+                    "strike_limit": 3,
+                    "fresh_process": False,
+                }
+            )
+            places = [s["place"] for s in result["match"]["places"]]
+            tally = tally.add(score(places, game.seats))
+            played.append(
+                {
+                    "seed": game.seed,
+                    "seats": list(game.seats),
+                    "places": places,
+                    "statuses": [s["status"] for s in result["match"]["places"]],
+                }
+            )
+            if on_game:
+                on_game(number + 1, tally)
+            if sprt is not None:
+                verdict = sprt_decision(tally, *sprt)
+                if verdict is not None:
+                    break
+    finally:
+        host.loop.run_until_complete(host.host.close())
+        host.loop.close()
+    return tally, verdict, played
+
+
+def pairs_needed(games: int) -> int:
+    """Games rounded up to whole rotation pairs for two seats."""
+    return 2 * math.ceil(games / 2)
