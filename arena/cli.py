@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import secrets
 import sys
@@ -544,6 +545,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return _run_tournament(store, tournament_id, settings.workers, args.no_progress, False)
 
 
+def _finite(value: float) -> float | None:
+    """JSON has no infinity: a one-sided series has no finite Elo estimate."""
+    return value if math.isfinite(value) else None
+
+
 def cmd_versus(args: argparse.Namespace) -> int:
     a, b = find_bot(args.a), find_bot(args.b)
     if args.games < 1:
@@ -587,9 +593,9 @@ def cmd_versus(args: argparse.Namespace) -> int:
         "draws": tally.draws,
         "losses": tally.losses,
         "score": tally.score,
-        "elo": elo,
-        "elo_low": low,
-        "elo_high": high,
+        "elo": _finite(elo),
+        "elo_low": _finite(low),
+        "elo_high": _finite(high),
         "los": stats.likelihood_of_superiority(tally),
         "sprt": None
         if sprt is None
