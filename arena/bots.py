@@ -82,17 +82,25 @@ def read_spec(folder: Path) -> BotSpec:
     )
 
 
-def find_bot(name_or_path: str) -> BotSpec:
-    """Resolve ``--bot`` text: a bundled bot's name, or a path to a bot folder."""
+def find_bot(name_or_path: str, registered: dict[str, Path] | None = None) -> BotSpec:
+    """Resolve ``--bot`` text: a bundled bot's name, a registered bot's name (``registered``
+    maps names to folders, from ``arena bots add``), or a path to a bot folder."""
     candidate = Path(name_or_path)
     if ("/" in name_or_path or name_or_path.startswith(".")) and candidate.is_dir():
         return read_spec(candidate)
     for spec in bundled_bots():
         if spec.name == name_or_path or spec.path.name == name_or_path:
             return spec
+    folder = (registered or {}).get(name_or_path)
+    if folder is not None:
+        if not (folder / "bot.toml").is_file():
+            raise BotError(f"registered bot {name_or_path!r}: its folder {folder} is gone")
+        return read_spec(folder)
     names = ", ".join(s.name for s in bundled_bots()) or "(none found)"
+    others = ", ".join(sorted(registered or {}))
+    extra = f"; registered: {others}" if others else ""
     raise BotError(
-        f"unknown bot {name_or_path!r}; bundled bots: {names}; or give a bot folder path"
+        f"unknown bot {name_or_path!r}; bundled bots: {names}{extra}; or give a bot folder path"
     )
 
 

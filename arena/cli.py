@@ -20,7 +20,7 @@ from pathlib import Path
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
 from arena import __version__, checkbot, replay_text, reports, stats, versus
-from arena.bots import BotSpec, bundled_bots, find_bot, load_bot, run_setup
+from arena.bots import BotSpec, bundled_bots, find_bot, load_bot, read_spec, run_setup, version_id
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
 from arena.games.classic import combat
@@ -261,6 +261,10 @@ def build_parser() -> argparse.ArgumentParser:
     bots_list = bots_commands.add_parser("list", help="list the bundled bots")
     bots_list.add_argument("--json", action="store_true")
     bots_list.set_defaults(run=cmd_bots)
+    bots_add = bots_commands.add_parser("add", help="register a bot folder (runs its setup)")
+    bots_add.add_argument("path", type=Path, help="the bot's folder (with bot.toml)")
+    bots_add.add_argument("--db", type=Path)
+    bots_add.set_defaults(run=cmd_bots_add)
     bots_setup = bots_commands.add_parser("setup", help="run a bot's setup command (again)")
     bots_setup.add_argument("bot", help="bundled bot name or bot folder path")
     bots_setup.set_defaults(run=cmd_bots_setup)
@@ -290,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_match(args: argparse.Namespace) -> int:
     check_game(args.game)
-    specs = [None if name == "human" else find_bot(name) for name in args.bot]
+    known = _registered()
+    specs = [None if name == "human" else find_bot(name, known) for name in args.bot]
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=len(specs))
     if args.strike_limit < 1:
         raise ConfigError(f"--strike-limit must be at least 1, got {args.strike_limit}")
@@ -383,6 +388,15 @@ def _format_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--json", action="store_true")
     group.add_argument("--csv", action="store_true")
+
+
+def _registered() -> dict[str, Path]:
+    """Registered bots from the default database, if there is one (never creates it)."""
+    db = tournaments.default_db()
+    if not db.exists():
+        return {}
+    with open_store(db) as store:
+        return tournaments.registered_bots(store)
 
 
 def _open_db(path: Path | None) -> Store:
@@ -551,12 +565,13 @@ def _finite(value: float) -> float | None:
 
 
 def cmd_versus(args: argparse.Namespace) -> int:
-    a, b = find_bot(args.a), find_bot(args.b)
+    known = _registered()
+    a, b = find_bot(args.a, known), find_bot(args.b, known)
     if args.games < 1:
         raise ConfigError(f"--games must be at least 1, got {args.games}")
     if args.seats > 2 and not args.filler:
         raise ConfigError("--seats above 2 needs --filler BOT for the other seats")
-    filler = find_bot(args.filler) if args.filler else None
+    filler = find_bot(args.filler, known) if args.filler else None
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=args.seats)
     sprt = None
     if args.sprt:
@@ -795,28 +810,50 @@ def cmd_replay_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_bots(args: argparse.Namespace) -> int:
-    specs = bundled_bots()
+    rows = [(s, "bundled") for s in bundled_bots()]
+    db = getattr(args, "db", None) or tournaments.default_db()
+    if db.exists():
+        with _open_db(db) as store:
+            bundled = {s.path for s, _ in rows}
+            for folder in sorted(tournaments.registered_bots(store).values()):
+                if folder.resolve() not in bundled and (folder / "bot.toml").is_file():
+                    rows.append((read_spec(folder), "registered"))
+    listed = [
+        {
+            "name": s.name,
+            "version": s.version,
+            "version_id": version_id(s),
+            "source": source,
+            "language": s.language,
+            "description": s.description,
+            "path": str(s.path),
+            "command": s.command,
+            "setup": s.setup,
+            "in_process": s.entry is not None,
+        }
+        for s, source in rows
+    ]
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "name": s.name,
-                        "version": s.version,
-                        "language": s.language,
-                        "description": s.description,
-                        "path": str(s.path),
-                        "command": s.command,
-                        "setup": s.setup,
-                        "in_process": s.entry is not None,
-                    }
-                    for s in specs
-                ]
-            )
-        )
+        print(json.dumps(listed))
         return EXIT_OK
-    for s in specs:
-        print(f"{s.name:<16} {s.version:<8} {s.language:<12} {s.description}")
+    for b in listed:
+        print(
+            f"{b['name']:<16} {b['version']:<6} {b['version_id'][:8]}  {b['source']:<10} "
+            f"{b['language']:<24} {b['description']}"
+        )
+    return EXIT_OK
+
+
+def cmd_bots_add(args: argparse.Namespace) -> int:
+    if not (args.path / "bot.toml").is_file():
+        raise ConfigError(f"{args.path} is not a bot folder: it has no bot.toml")
+    spec = read_spec(args.path)
+    if any(b.name == spec.name and b.path != spec.path for b in bundled_bots()):
+        raise ConfigError(f"a bundled bot is already called {spec.name!r}; rename yours")
+    run_setup(spec, force=True)
+    with _open_db(args.db) as store:
+        entry = tournaments.register(store, spec)
+    print(f"registered {spec.name} {spec.version} (version {entry['version_id']}) from {spec.path}")
     return EXIT_OK
 
 

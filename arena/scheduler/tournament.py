@@ -110,6 +110,11 @@ def default_db() -> Path:
     return results_home() / "arena.db"
 
 
+def registered_bots(store: Store) -> dict[str, Path]:
+    """Bots recorded in the database (by ``arena bots add`` or a tournament), by name."""
+    return {row["name"]: Path(row["path"]) for row in store.bots()}
+
+
 def register(store: Store, spec: BotSpec) -> dict[str, Any]:
     """Record a bot and its current version; the entry a plan seats."""
     vid = version_id(spec)
@@ -130,7 +135,8 @@ def register(store: Store, spec: BotSpec) -> dict[str, Any]:
 def create(store: Store, settings: TournamentSettings) -> str:
     """Register the bots, make the plan and store it with the tournament; returns its id."""
     config = settings.check()
-    entries = [register(store, find_bot(name)) for name in dict.fromkeys(settings.bots)]
+    known = registered_bots(store)
+    entries = [register(store, find_bot(name, known)) for name in dict.fromkeys(settings.bots)]
     by_version = {e["version_id"]: e for e in entries}
     if len(by_version) < len(entries):
         raise ConfigError("two of the bots are the same version (identical folders)")
