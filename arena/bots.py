@@ -130,7 +130,10 @@ def load_bot(spec: BotSpec) -> Bot:
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise BotError(f"bot {spec.name!r}: {spec.entry} is not a subclass of arena.sdk.Bot")
-    return cls()
+    bot = cls()
+    # The folder's bot.toml names the bot, whatever its class says.
+    bot.name, bot.version = spec.name, spec.version
+    return bot
 
 
 def setup_marker(spec: BotSpec) -> Path:
