@@ -1,0 +1,1 @@
+"""Tests of the tournament schedule planner."""
