@@ -1,0 +1,385 @@
+"""The ``arena`` command line: called in-process through ``arena.cli.main``, plus one run of the
+installed console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.cli import main
+from arena.games.classic.config import CHOICES, ClassicConfig
+
+Capsys = pytest.CaptureFixture[str]
+
+
+def run(capsys: Capsys, *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of ``arena ARGS``."""
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse exits by itself on usage errors and --version
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def match_json(capsys: Capsys, *args: str) -> dict[str, Any]:
+    code, out, err = run(capsys, "match", "--json", *args)
+    assert code == 0, err
+    assert err == ""
+    assert len(out.strip().splitlines()) == 1
+    return json.loads(out)
+
+
+def error_line(err: str) -> str:
+    """The single ``arena: error:`` line of stderr (a usage line may precede it)."""
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.startswith("arena: error:")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def replays_home() -> Path:
+    return Path(os.environ["ARENA_HOME"]) / "replays"
+
+
+THREE = ("--bot", "random", "--bot", "random", "--bot", "random")
+RULES = ("--rules", "max_rounds=10")
+VALID_KEYS = sorted(set(ClassicConfig.__dataclass_fields__) - {"players"})
+
+
+# ------------------------------------------------------------------------- match
+
+
+def test_match_json(capsys: Capsys) -> None:
+    data = match_json(capsys, "--game", "classic", *THREE, "--seed", "5")
+    assert {"seed", "places", "winner", "turns", "end", "replay"} <= data.keys()
+    assert data["seed"] == 5
+    assert data["game"] == "classic"
+    assert len(data["places"]) == 3
+    for seat, entry in enumerate(data["places"]):
+        assert {"seat", "bot", "place", "status", "strikes"} <= entry.keys()
+        assert entry["seat"] == seat
+        assert entry["bot"] == "random"
+        assert entry["status"] == "OK"
+        assert entry["strikes"] == 0
+        assert 1 <= entry["place"] <= 3
+    places = [p["place"] for p in data["places"]]
+    if data["winner"] is not None:
+        assert places[data["winner"]] == 1 and places.count(1) == 1
+    assert data["end"] in ("domination", "round_limit")
+    assert data["turns"] > 0
+    assert data["rules"] == ClassicConfig.parse({}, 3).to_dict()
+    replay = Path(data["replay"])
+    assert replay.is_file()
+    assert replay.resolve().parent == replays_home().resolve()
+    header = json.loads(replay.read_text().splitlines()[0])
+    assert header["seed"] == 5 and header["rules"]["players"] == 3
+
+
+def test_match_same_seed_same_result(capsys: Capsys) -> None:
+    args = (*THREE, "--seed", "5", "--rules", "max_rounds=40")
+    first = match_json(capsys, *args)
+    second = match_json(capsys, *args)
+    keys = ("seed", "places", "winner", "turns", "end", "rounds", "decisions", "rules")
+    assert {k: first[k] for k in keys} == {k: second[k] for k in keys}
+    # Two replay files, both kept.
+    assert first["replay"] != second["replay"]
+    assert Path(first["replay"]).is_file() and Path(second["replay"]).is_file()
+    assert len(list(replays_home().iterdir())) == 2
+
+
+def test_match_without_seed_picks_one_and_reports_it(capsys: Capsys) -> None:
+    data = match_json(capsys, *THREE, "--rules", "max_rounds=3")
+    assert isinstance(data["seed"], int) and data["seed"] >= 0
+    again = match_json(capsys, *THREE, "--rules", "max_rounds=3", "--seed", str(data["seed"]))
+    assert again["places"] == data["places"] and again["turns"] == data["turns"]
+
+
+def test_two_bots_play_the_neutral_game(capsys: Capsys) -> None:
+    data = match_json(capsys, "--bot", "random", "--bot", "random", "--seed", "2")
+    assert data["rules"]["players"] == 2
+    assert data["rules"]["deal"] == "random"
+    assert len(data["places"]) == 2
+    header = json.loads(Path(data["replay"]).read_text().splitlines()[0])
+    assert header["rules"]["players"] == 2 and header["rules"]["deal"] == "random"
+
+
+@pytest.mark.parametrize(
+    ("bots", "rules", "expected"),
+    [
+        (3, ["mode=mission"], {"mode": "mission", "deal": "random"}),
+        (4, ["mode=capital", "capital_goal=short"], {"mode": "capital", "capital_goal": "short"}),
+        (2, ["mode=capital"], {"mode": "capital", "deal": "random"}),
+        (3, ["sets=fixed", "fortify=connected"], {"sets": "fixed", "fortify": "connected"}),
+        (3, ["advantage_reroll=true", "deal=random"], {"advantage_reroll": True, "deal": "random"}),
+        (3, ["MODE=World", "sets=progressive"], {"mode": "world", "sets": "progressive"}),
+        (3, ["mode=mission", "mode=world"], {"mode": "world"}),
+    ],
+)
+def test_rules_options_are_accepted(
+    capsys: Capsys, bots: int, rules: list[str], expected: dict[str, Any]
+) -> None:
+    args = ["--bot", "random"] * bots + ["--seed", "1", "--rules", "max_rounds=8"]
+    for item in rules:
+        args += ["--rules", item]
+    data = match_json(capsys, *args)
+    assert data["rules"]["max_rounds"] == 8
+    for key, value in expected.items():
+        assert data["rules"][key] == value
+
+
+def test_match_text_summary(capsys: Capsys) -> None:
+    code, out, err = run(capsys, "match", *THREE, "--seed", "5", "--rules", "max_rounds=10")
+    assert code == 0 and err == ""
+    assert "seed 5" in out
+    assert "winner:" in out
+    assert "replay:" in out
+
+
+def test_no_replay(capsys: Capsys) -> None:
+    data = match_json(capsys, *THREE, "--seed", "5", "--rules", "max_rounds=5", "--no-replay")
+    assert data["replay"] is None
+    assert not replays_home().exists() or not list(replays_home().iterdir())
+
+
+def test_bot_given_by_folder_path(capsys: Capsys) -> None:
+    folder = Path(__file__).resolve().parent.parent / "bots" / "random"
+    data = match_json(
+        capsys, "--bot", str(folder), "--bot", "random", "--seed", "3", "--rules", "max_rounds=5"
+    )
+    assert [p["bot"] for p in data["places"]] == ["random", "random"]
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (("--bot", "random", "--bot", "nosuchbot"), ["nosuchbot", "random"]),
+        ((*THREE, "--rules", "colour=red"), ["colour", *VALID_KEYS]),
+        ((*THREE, "--rules", "mode=conquest"), ["conquest", *CHOICES["mode"]]),
+        ((*THREE, "--rules", "sets=double"), list(CHOICES["sets"])),
+        ((*THREE, "--rules", "advantage_reroll=yes"), list(CHOICES["advantage_reroll"])),
+        ((*THREE, "--rules", "max_rounds=0"), ["max_rounds", "positive integer"]),
+        ((*THREE, "--rules", "max_rounds=many"), ["max_rounds", "positive integer"]),
+        (("--bot", "random", "--bot", "random", "--rules", "mode=mission"), ["mode=world"]),
+        (("--bot", "random", "--bot", "random", "--rules", "deal=claim"), ["deal=random"]),
+        ((*THREE, "--rules", "capital_goal=short", "--rules", "mode=capital"), ["capital_goal"]),
+        ((*THREE, "--rules", "mode"), ["KEY=VALUE"]),
+        ((*THREE, "--rules", "=world"), ["KEY=VALUE"]),
+        ((*THREE, "--rules", "mode="), ["KEY=VALUE"]),
+        (("--bot", "random"), ["2-6 players"]),
+        (("--bot", "random") * 7, ["2-6 players"]),
+        ((*THREE, "--game", "chess"), ["chess", "classic"]),
+        ((*THREE, "--strike-limit", "0"), ["strike-limit"]),
+    ],
+)
+def test_bad_match_input_exits_2_with_one_line(
+    capsys: Capsys, args: tuple[str, ...], names: list[str]
+) -> None:
+    code, out, err = run(capsys, "match", "--seed", "1", *args)
+    assert code == 2
+    assert out == ""
+    message = error_line(err)
+    for name in names:
+        assert name in message, (name, message)
+    assert not replays_home().exists() or not list(replays_home().iterdir())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        ("match",),
+        ("match", "--bot", "random", "--bot", "random", "--seed", "x"),
+        ("fly",),
+        ("replay",),
+        ("odds", "3"),
+    ],
+)
+def test_usage_errors_exit_2(capsys: Capsys, args: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    error_line(err)
+
+
+def test_version(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "--version")
+    assert code == 0
+    assert out.startswith("arena ")
+
+
+# ------------------------------------------------------------------ replay verify
+
+
+def a_replay(capsys: Capsys) -> Path:
+    data = match_json(capsys, *THREE, "--seed", "7", "--rules", "max_rounds=20")
+    return Path(data["replay"])
+
+
+def test_replay_verify_good(capsys: Capsys) -> None:
+    path = a_replay(capsys)
+    code, out, err = run(capsys, "replay", "verify", str(path))
+    assert code == 0 and err == ""
+    assert out.startswith("ok:")
+    code, out, _ = run(capsys, "replay", "verify", str(path), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["ok"] is True
+    assert report["records"] == len(path.read_text().splitlines())
+
+
+def test_replay_verify_tampered(capsys: Capsys) -> None:
+    path = a_replay(capsys)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    line = next(
+        i
+        for i, r in enumerate(records)
+        if r["type"] == "decision" and any(e["type"] == "battle" for e in r["events"])
+    )
+    battle = next(e for e in records[line]["events"] if e["type"] == "battle")
+    battle["defender_dice"][0] = battle["defender_dice"][0] % 6 + 1
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    code, out, _ = run(capsys, "replay", "verify", str(path))
+    assert code == 1
+    assert out.startswith("DIVERGED:")
+    assert f"line {line + 1}:" in out
+    code, out, _ = run(capsys, "replay", "verify", str(path), "--json")
+    assert code == 1
+    report = json.loads(out)
+    assert report["ok"] is False and report["records"] == line + 1
+
+
+NO_SEED = {"type": "header", "format": "risk-arena-replay", "version": 1, "game": "classic"}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "not json at all\n",
+        "",
+        "[1, 2, 3]\n",  # JSON, but not a record
+        json.dumps({**NO_SEED, "rules": {"players": 3}}) + "\n",  # no seed
+        json.dumps({**NO_SEED, "seed": 1, "rules": {"players": 9}}) + "\n",  # bad rules
+    ],
+)
+def test_replay_verify_unreadable(capsys: Capsys, tmp_path: Path, content: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    code, out, err = run(capsys, "replay", "verify", str(path))
+    assert code == 1
+    assert out == ""
+    error_line(err)
+
+
+def test_replay_verify_missing_file(capsys: Capsys, tmp_path: Path) -> None:
+    code, _, err = run(capsys, "replay", "verify", str(tmp_path / "missing.jsonl"))
+    assert code == 1
+    assert "missing.jsonl" in error_line(err)
+
+
+# ------------------------------------------------------------------ listings
+
+
+def test_rules_json(capsys: Capsys) -> None:
+    code, out, err = run(capsys, "rules", "--json")
+    assert code == 0 and err == ""
+    rows = json.loads(out)
+    by_key = {row["key"]: row for row in rows}
+    fields = set(ClassicConfig.__dataclass_fields__) - {"players"}
+    assert set(by_key) == fields
+    defaults = ClassicConfig().to_dict()
+    for key, row in by_key.items():
+        assert {"key", "values", "default", "description"} <= row.keys()
+        assert row["description"]
+        assert row["default"] == str(defaults[key]).lower()
+        if key in CHOICES:
+            assert row["values"] == list(CHOICES[key])
+            assert row["default"] in row["values"]
+
+
+def test_rules_text(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    for key in CHOICES:
+        assert key in out
+    assert "max_rounds" in out
+
+
+def test_bots_json(capsys: Capsys) -> None:
+    code, out, err = run(capsys, "bots", "--json")
+    assert code == 0 and err == ""
+    bots = json.loads(out)
+    names = [b["name"] for b in bots]
+    assert "random" in names
+    random_bot = bots[names.index("random")]
+    assert {"name", "version", "language", "description", "path"} <= random_bot.keys()
+    assert (Path(random_bot["path"]) / "bot.toml").is_file()
+    assert random_bot["language"] == "Python"
+
+
+def test_bots_text(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "bots")
+    assert code == 0
+    assert "random" in out
+
+
+# ------------------------------------------------------------ the console script
+
+
+def arena_script() -> str:
+    beside = Path(sys.executable).parent / "arena"
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which("arena")
+    if found is None:
+        pytest.skip("the arena console script is not installed")
+    return found
+
+
+def test_console_script(tmp_path: Path) -> None:
+    script = arena_script()
+    env = {**os.environ, "ARENA_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [script, "match", "--bot", "random", "--bot", "random", "--seed", "3", "--json", *RULES],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["seed"] == 3 and len(data["places"]) == 2
+    replay = Path(data["replay"])
+    assert replay.is_file() and (tmp_path / "home" / "replays") in replay.parents
+    verified = subprocess.run(
+        [script, "replay", "verify", str(replay)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert verified.returncode == 0 and verified.stdout.startswith("ok:")
+    bad = subprocess.run(
+        [script, "match", "--bot", "random", "--bot", "nosuchbot"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [bad.stderr.strip()]
+    assert "nosuchbot" in bad.stderr and "random" in bad.stderr
