@@ -26,13 +26,13 @@ from typing import Any
 
 import multiprocessing_logging
 
-from arena.bots import BotSpec, find_bot, version_id
+from arena.bots import BotSpec, find_bot, run_setup, version_id
 from arena.errors import ArenaError, ConfigError
 from arena.games.classic.config import ClassicConfig
 from arena.paths import results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.scheduler.plan import make_plan
-from arena.scheduler.worker import init_worker, play_job
+from arena.scheduler.worker import entry_spec, init_worker, play_job
 from arena.store import Store
 
 log = logging.getLogger("arena.tournament")
@@ -74,17 +74,24 @@ class TournamentSettings:
                 f"{path}: unknown keys {unknown}; valid keys: {', '.join(sorted(known))}"
             )
         if "rules" in data:
+            if not isinstance(data["rules"], dict):
+                raise ConfigError(f"{path}: rules must be a table, got {data['rules']!r}")
             data["rules"] = {
                 k: str(v).lower() if isinstance(v, bool) else str(v)
                 for k, v in dict(data["rules"]).items()
             }
         try:
-            return cls(**data)
+            settings = cls(**data)
+            settings._check_types()
         except TypeError as exc:
             raise ConfigError(f"{path}: {exc}") from None
+        except ConfigError as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+        return settings
 
     def check(self) -> ClassicConfig:
         """Validate; returns the rules config for one match."""
+        self._check_types()
         if self.game != "classic":
             raise ConfigError(f"unknown game {self.game!r}; choose one of: classic")
         if not 2 <= self.seats <= 6:
@@ -103,6 +110,35 @@ class TournamentSettings:
                 f"got {len(set(self.bots))}"
             )
         return ClassicConfig.parse(dict(self.rules), self.seats)
+
+    def _check_types(self) -> None:
+        """Refuse wrongly typed settings (e.g. ``seats = "two"`` in TOML) with a clear message."""
+        for name, (kinds, what) in _SETTING_TYPES.items():
+            value = getattr(self, name)
+            if name == "seed" and value is None:
+                continue
+            if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+                raise ConfigError(f"{name} must be {what}, got {value!r}")
+        bad = [b for b in self.bots if not isinstance(b, str) or not b]
+        if bad:
+            raise ConfigError(f"bots must be bot names or folders (strings), got {bad[0]!r}")
+
+
+_SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "bots": ((list,), "a list of bot names"),
+    "name": ((str,), "a string"),
+    "game": ((str,), "a string"),
+    "rules": ((dict,), "a table of rules options"),
+    "seats": ((int,), "a whole number"),
+    "rounds": ((int,), "a whole number"),
+    "move_time": ((int, float), "a number of seconds"),
+    "time_bank": ((int, float), "a number of seconds"),
+    "startup_time": ((int, float), "a number of seconds"),
+    "strike_limit": ((int,), "a whole number"),
+    "seed": ((int,), "a whole number"),
+    "workers": ((int,), "a whole number"),
+    "fresh_process": ((bool,), "true or false"),
+}
 
 
 def default_db() -> Path:
@@ -235,6 +271,10 @@ class Runner:
     def run(self) -> None:
         """Play and record every unrecorded planned match."""
         todo = [p for p in self.plan if p["plan_index"] >= self.next_index]
+        if todo:
+            # Once, here: workers running a setup (e.g. `npm ci`) at the same time would race.
+            for entry in self.settings["entries"].values():
+                run_setup(entry_spec(entry))
         self.store.set_tournament_status(self.id, "running")
         self._report()
         restarts = 0
@@ -315,6 +355,7 @@ class Runner:
                 "started_at": begun,
                 "finished_at": stamp,
                 "seat_count": len(entries),
+                "out_order": outcome["out_order"],
             },
             [
                 {
@@ -401,6 +442,7 @@ def rebuild_ratings(store: Store) -> int:
                 entries=[s["version_id"] for s in seats],
                 places=[s["place"] for s in seats],
                 statuses=[s["status"] for s in seats],
+                out_order=m["out_order"],
             )
         )
     book = RatingBook(env=environment())

@@ -42,6 +42,20 @@ def init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scheduler's to handle
 
 
+def entry_spec(entry: dict[str, Any]) -> BotSpec:
+    """The bot spec of a tournament entry (what :func:`arena.scheduler.tournament.register` stored)."""
+    return BotSpec(
+        name=entry["name"],
+        path=Path(entry["path"]),
+        version=entry["label"],
+        language="",
+        description="",
+        entry=None,
+        command=entry["command"],
+        setup=entry.get("setup"),
+    )
+
+
 class WorkerHost:
     """The per-process referee server and the idle bot sessions, by bot version."""
 
@@ -61,17 +75,7 @@ class WorkerHost:
             if BotHost.alive(seat):
                 return seat, ""
             await self.host.release(seat)
-        spec = BotSpec(
-            name=entry["name"],
-            path=Path(entry["path"]),
-            version=entry["label"],
-            language="",
-            description="",
-            entry=None,
-            command=entry["command"],
-            setup=entry.get("setup"),
-        )
-        return await self.host.connect(spec, label, startup)
+        return await self.host.connect(entry_spec(entry), label, startup)
 
     async def _play(self, job: dict[str, Any]) -> dict[str, Any]:
         control = TimeControl(**job["control"])
