@@ -438,8 +438,11 @@ def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSetti
 def _run_tournament(
     store: Store, tournament_id: str, workers: int | None, quiet: bool, as_json: bool
 ) -> int:
+    if store.tournament(tournament_id) is None:
+        raise ConfigError(f"no tournament {tournament_id!r} in {store.path}")
     tournaments.setup_logging(tournament_id)
     total = len(store.planned(tournament_id))
+    hint = f"resume with: arena tournament resume {tournament_id}"
     with ProgressBar(f"tournament {tournament_id}", enabled=not quiet) as bar:
         runner = tournaments.Runner(store, tournament_id, workers or 0, bar.update)
         try:
@@ -448,11 +451,15 @@ def _run_tournament(
             store.set_tournament_status(tournament_id, "stopped")
             bar.__exit__()
             print(
-                f"stopped after {runner.rater.next_index}/{total} matches; resume with: "
-                f"arena tournament resume {tournament_id}",
-                file=sys.stderr,
+                f"stopped after {runner.rater.next_index}/{total} matches; {hint}", file=sys.stderr
             )
             return 130
+        except ArenaError as exc:
+            with contextlib.suppress(ArenaError):
+                store.set_tournament_status(tournament_id, "stopped")
+            raise ArenaError(
+                f"{exc} (after {runner.rater.next_index}/{total} matches; {hint})"
+            ) from exc
     board = reports.leaderboard(store, runner.pool, tournament_id)
     if as_json:
         print(reports.to_json(board))
