@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
+import io
 import json
 import math
 import os
@@ -167,8 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
     tresume.set_defaults(run=cmd_tournament_resume)
     tlist = tcommands.add_parser("list", help="list tournaments")
     tlist.add_argument("--db", type=Path)
-    tlist.add_argument("--json", action="store_true")
+    _format_flags(tlist)
     tlist.set_defaults(run=cmd_tournament_list)
+    tshow = tcommands.add_parser("show", help="a tournament's crosstable and fault summary")
+    tshow.add_argument("id")
+    tshow.add_argument("--db", type=Path)
+    _format_flags(tshow)
+    tshow.set_defaults(run=cmd_tournament_show)
 
     board = commands.add_parser("leaderboard", help="ratings and results, best first")
     board.add_argument("--game", default="classic")
@@ -482,36 +489,49 @@ def cmd_tournament_resume(args: argparse.Namespace) -> int:
         return _run_tournament(store, args.id, args.workers, args.no_progress, args.json)
 
 
+TOURNAMENT_KEYS = (
+    "id",
+    "name",
+    "status",
+    "seed",
+    "planned",
+    "recorded",
+    "created_at",
+    "finished_at",
+)
+
+
 def cmd_tournament_list(args: argparse.Namespace) -> int:
     with _open_db(args.db) as store:
-        rows = store.tournaments()
+        rows = [{k: r[k] for k in TOURNAMENT_KEYS} for r in store.tournaments()]
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        k: r[k]
-                        for k in (
-                            "id",
-                            "name",
-                            "status",
-                            "seed",
-                            "planned",
-                            "recorded",
-                            "created_at",
-                            "finished_at",
-                        )
-                    }
-                    for r in rows
-                ]
+        print(json.dumps(rows))
+    elif args.csv:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=TOURNAMENT_KEYS)
+        writer.writeheader()
+        writer.writerows(rows)
+        print(out.getvalue(), end="")
+    else:
+        for r in rows:
+            print(
+                f"{r['id']}  {r['status']:<9} {r['recorded']:>5}/{r['planned']:<5} "
+                f"{r['created_at']}  {r['name']}"
             )
-        )
-        return EXIT_OK
-    for r in rows:
-        print(
-            f"{r['id']}  {r['status']:<9} {r['recorded']:>5}/{r['planned']:<5} "
-            f"{r['created_at']}  {r['name']}"
-        )
+    return EXIT_OK
+
+
+def cmd_tournament_show(args: argparse.Namespace) -> int:
+    with _open_db(args.db) as store:
+        if store.tournament(args.id) is None:
+            raise ConfigError(f"no tournament {args.id!r} in {store.path}")
+        table = reports.crosstable(store, args.id)
+    if args.json:
+        print(reports.to_json(table))
+    elif args.csv:
+        print(reports.crosstable_csv(table), end="")
+    else:
+        reports.render_crosstable(table)
     return EXIT_OK
 
 

@@ -242,3 +242,88 @@ def matches_csv(rows: list[dict[str, Any]]) -> str:
             ]
         )
     return out.getvalue()
+
+
+def crosstable(store: Store, tournament_id: str) -> dict[str, Any]:
+    """Pairwise results of a tournament (how often each bot finished ahead of each other bot,
+    behind it, or level) and its faults by bot and status."""
+    tournament = store.tournament(tournament_id)
+    if tournament is None:
+        raise ArenaError(f"no tournament {tournament_id!r}")
+    entries = tournament["settings"].get("entries", {})
+    names = {vid: f"{e['name']} {e['label']}" for vid, e in entries.items()}
+    pairs: dict[tuple[str, str], list[int]] = {}
+    faults: dict[str, dict[str, int]] = {}
+    for match in store.matches(tournament_id):
+        seats = store.seats_of(match["id"])
+        for seat in seats:
+            if seat["status"] != "OK":
+                by_status = faults.setdefault(names.get(seat["version_id"], seat["bot"]), {})
+                by_status[seat["status"]] = by_status.get(seat["status"], 0) + 1
+        for x in seats:
+            for y in seats:
+                if x["version_id"] == y["version_id"]:
+                    continue
+                a = names.get(x["version_id"], x["bot"])
+                b = names.get(y["version_id"], y["bot"])
+                tally = pairs.setdefault((a, b), [0, 0, 0])
+                tally[0 if x["place"] < y["place"] else 1 if x["place"] > y["place"] else 2] += 1
+    bots = sorted(names.values())
+    return {
+        "tournament": {
+            k: tournament[k]
+            for k in (
+                "id",
+                "name",
+                "status",
+                "seed",
+                "planned",
+                "recorded",
+                "created_at",
+                "finished_at",
+            )
+        },
+        "bots": bots,
+        "pairs": [
+            {"a": a, "b": b, "ahead": t[0], "behind": t[1], "level": t[2], "games": sum(t)}
+            for (a, b), t in sorted(pairs.items())
+        ],
+        "faults": faults,
+    }
+
+
+def render_crosstable(table: dict[str, Any], console: Console | None = None) -> None:
+    """Rows: a bot; columns: its opponents; cells: ahead-behind-level counts."""
+    console = console or _console()
+    info = table["tournament"]
+    console.print(
+        f"tournament {info['id']} · {info['name']} · {info['status']} · "
+        f"{info['recorded']}/{info['planned']} matches · seed {info['seed']}"
+    )
+    cells = {(p["a"], p["b"]): p for p in table["pairs"]}
+    grid = Table(title="crosstable: row bot finished ahead–behind–level against column bot")
+    grid.add_column("bot")
+    for bot in table["bots"]:
+        grid.add_column(bot, justify="center")
+    for a in table["bots"]:
+        row = [a]
+        for b in table["bots"]:
+            p = cells.get((a, b))
+            row.append("·" if a == b or p is None else f"{p['ahead']}–{p['behind']}–{p['level']}")
+        grid.add_row(*row)
+    console.print(grid)
+    if table["faults"]:
+        for bot, by_status in sorted(table["faults"].items()):
+            summary = ", ".join(f"{s} {n}" for s, n in sorted(by_status.items()))
+            console.print(f"faults · {bot}: {summary}")
+    else:
+        console.print("faults: none")
+
+
+def crosstable_csv(table: dict[str, Any]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["a", "b", "games", "ahead", "behind", "level"])
+    for p in table["pairs"]:
+        writer.writerow([p["a"], p["b"], p["games"], p["ahead"], p["behind"], p["level"]])
+    return out.getvalue()
