@@ -151,6 +151,9 @@ def parse_rules_args(items: list[str]) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise ConfigError(f"rules option {item!r} is not KEY=VALUE, e.g. mode=mission")
+            keys = ", ".join(sorted(DESCRIPTIONS))
+            raise ConfigError(
+                f"rules option {item!r} is not KEY=VALUE, e.g. mode=mission; valid keys: {keys}"
+            )
         options[key.strip().lower()] = value
     return options
