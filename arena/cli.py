@@ -569,7 +569,8 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-DEMO_BOTS = ("random", "aggressive", "js-random")
+DEMO_BOTS = ("random", "aggressive", "continent", "js-heuristic")
+"""Two Python strategies, the random baseline and a JavaScript heuristic: both languages."""
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -577,7 +578,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         bots=list(DEMO_BOTS),
         name="demo",
         seats=3,
-        rounds=3,
+        rounds=1,
         rules={"max_rounds": "60"},
         workers=args.workers or 0,
     )

@@ -965,11 +965,12 @@ def test_demo_runs_end_to_end() -> None:
     started = time.monotonic()
     out = ok("demo", "--no-progress")
     assert "Leaderboard" in out
-    for name in ("random", "aggressive", "js-random"):
+    for name in ("random", "aggressive", "continent", "js-heuristic"):
         assert name in out
     tournament_id = only_tournament_id()
-    assert f"tournament {tournament_id}: 9 matches recorded in {db_path()}" in out
-    assert assert_plan_recorded_once(tournament_id) == 9
+    # Every 3-combination of the 4 bots, each in its 3 seat rotations.
+    assert f"tournament {tournament_id}: 12 matches recorded in {db_path()}" in out
+    assert assert_plan_recorded_once(tournament_id) == 12
     assert tournaments()[0]["name"] == "demo"
     assert not using_home(home())
     assert time.monotonic() - started < 90
