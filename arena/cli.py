@@ -18,6 +18,7 @@ import sys
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
@@ -521,31 +522,30 @@ def cmd_tournament_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _emit(args: argparse.Namespace, data: Any, to_csv: Any, render: Any) -> int:
+    """Print a report as JSON (``--json``), CSV (``--csv``) or a table."""
+    if args.json:
+        print(reports.to_json(data))
+    elif args.csv:
+        print(to_csv(data), end="")
+    else:
+        render(data)
+    return EXIT_OK
+
+
 def cmd_tournament_show(args: argparse.Namespace) -> int:
     with _open_db(args.db) as store:
         if store.tournament(args.id) is None:
             raise ConfigError(f"no tournament {args.id!r} in {store.path}")
         table = reports.crosstable(store, args.id)
-    if args.json:
-        print(reports.to_json(table))
-    elif args.csv:
-        print(reports.crosstable_csv(table), end="")
-    else:
-        reports.render_crosstable(table)
-    return EXIT_OK
+    return _emit(args, table, reports.crosstable_csv, reports.render_crosstable)
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     with _open_db(args.db) as store:
         pool = reports.choose_pool(store, args.pool, args.tournament)
         board = reports.leaderboard(store, pool, args.tournament)
-    if args.json:
-        print(reports.to_json(board))
-    elif args.csv:
-        print(reports.leaderboard_csv(board), end="")
-    else:
-        reports.render_leaderboard(board)
-    return EXIT_OK
+    return _emit(args, board, reports.leaderboard_csv, reports.render_leaderboard)
 
 
 def cmd_matches(args: argparse.Namespace) -> int:
@@ -553,13 +553,7 @@ def cmd_matches(args: argparse.Namespace) -> int:
         if args.tournament and store.tournament(args.tournament) is None:
             raise ConfigError(f"no tournament {args.tournament!r}")
         rows = reports.matches_table(store, args.tournament)
-    if args.json:
-        print(reports.to_json(rows))
-    elif args.csv:
-        print(reports.matches_csv(rows), end="")
-    else:
-        reports.render_matches(rows)
-    return EXIT_OK
+    return _emit(args, rows, reports.matches_csv, reports.render_matches)
 
 
 def cmd_ratings_rebuild(args: argparse.Namespace) -> int:

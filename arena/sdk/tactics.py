@@ -114,12 +114,14 @@ class BoardInfo:
         """Territories of ``continent`` adjacent to a territory outside it."""
         return self.continents[continent].borders
 
+    def faces_other(self, owner: Sequence[int], seat: int, territory: int) -> bool:
+        """Whether ``territory`` touches a territory ``seat`` does not own."""
+        return any(owner[n] != seat for n in self.neighbours[territory])
+
     def border_territories(self, owner: Sequence[int], seat: int) -> list[int]:
         """``seat``'s territories adjacent to a territory it does not own."""
         return [
-            t
-            for t in range(self.size)
-            if owner[t] == seat and any(owner[n] != seat for n in self.neighbours[t])
+            t for t in range(self.size) if owner[t] == seat and self.faces_other(owner, seat, t)
         ]
 
     def holds(self, owner: Sequence[int], seat: int, continent: int) -> bool:

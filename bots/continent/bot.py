@@ -48,7 +48,7 @@ class ContinentBot(Bot):
     # ------------------------------------------------------------ helpers
 
     def _enemy_near(self, view: dict, t: int) -> bool:
-        return any(view["owner"][n] != view["seat"] for n in self.board.neighbours[t])
+        return self.board.faces_other(view["owner"], view["seat"], t)
 
     def _score(self, view: dict, c: int) -> float:
         """How attractive continent ``c`` is for this seat."""

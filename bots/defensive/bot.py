@@ -47,7 +47,7 @@ class DefensiveBot(Bot):
     # ------------------------------------------------------------ helpers
 
     def _enemy_near(self, view: dict, t: int) -> bool:
-        return any(view["owner"][n] != view["seat"] for n in self.board.neighbours[t])
+        return self.board.faces_other(view["owner"], view["seat"], t)
 
     def _need(self, view: dict, t: int) -> int:
         return threat(view, self.board, t) - view["armies"][t]
