@@ -75,6 +75,21 @@ def elo_interval(tally: Tally) -> tuple[float, float, float]:
     return elo_of_score(tally.score), low, high
 
 
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default); fractional successes allowed.
+
+    Unlike the normal approximation it stays within [0, 1] and keeps its coverage near 0 and
+    1, where the win rates of very weak or very strong bots lie. No trials: (0, 1).
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    spread = z * z / trials
+    centre = (p + spread / 2) / (1 + spread)
+    half = z * math.sqrt(p * (1 - p) / trials + spread / (4 * trials)) / (1 + spread)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def likelihood_of_superiority(tally: Tally) -> float:
     """Probability that A is stronger than B, from wins and losses (draws carry no signal)."""
     decisive = tally.wins + tally.losses

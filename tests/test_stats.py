@@ -16,6 +16,7 @@ from arena.stats import (
     sprt_bounds,
     sprt_decision,
     sprt_llr,
+    wilson_interval,
 )
 
 
@@ -44,6 +45,23 @@ def test_likelihood_of_superiority():
     assert likelihood_of_superiority(Tally(10, 5, 10)) == pytest.approx(0.5)
     assert likelihood_of_superiority(Tally(30, 0, 10)) > 0.99
     assert likelihood_of_superiority(Tally(10, 0, 30)) < 0.01
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [(5, 10, 0.236593, 0.763407), (0, 10, 0.0, 0.277533), (10, 10, 0.722467, 1.0)],
+)
+def test_wilson_interval_known_values(successes, trials, low, high):
+    assert wilson_interval(successes, trials) == pytest.approx((low, high), abs=1e-6)
+
+
+def test_wilson_interval_is_symmetric_takes_shared_wins_and_narrows():
+    low, high = wilson_interval(30.5, 100)
+    assert low < 0.305 < high
+    assert wilson_interval(69.5, 100) == pytest.approx((1 - high, 1 - low))
+    wide, narrow = wilson_interval(30, 100), wilson_interval(300, 1000)
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]
+    assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
 def test_sprt_bounds_match_wald():

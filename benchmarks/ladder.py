@@ -1,0 +1,653 @@
+"""Ladder benchmark: seat-rotated, seed-paired tournaments of the bundled bots on a fixed clock.
+
+Prints figures, never asserts them. For each table: every bot's win % with its 95% Wilson
+interval, seat-games played and the table's par (100/K % for K seats); its decision time
+p50 / p99 in ms as the referee measures it, p99 as a % of the move time, decisions over the
+move time, strikes and non-OK statuses; the table's wall time and games/minute. Then each
+target with met / NOT met. ``--json PATH`` writes every figure (after each table, and at the
+end with the targets) so the README table can be regenerated.
+
+    python benchmarks/ladder.py [--tables six,three,h2h] [--ladder] [--move-time 0.05]
+        [--time-bank 0.25] [--strike-limit 3] [--max-rounds N] [--seed 1] [--workers 2]
+        [--over-grpc] [--six A,B,C,D,E,F] [--three A,B,C] [--h2h A:B]...
+        [--ladder-order A,B,...] [--six-games 300] [--three-games 300] [--h2h-games 200]
+        [--ladder-games 200] [--subject strong] [--progress 10] [--json PATH]
+
+Tables (default lineups in the constants below; any bundled bot or bot folder path may be
+named, the same bot more than once: each seat gets its own instance or process):
+
+- ``six``: strong, continent, aggressive, defensive, js-heuristic, random; 300 games.
+- ``three``: strong, continent, aggressive; 300 games.
+- ``h2h``: each ``--h2h A:B`` pair (default strong:continent) in the 2-player neutral game;
+  200 games a pair.
+- ``--ladder``: a head-to-head of each adjacent pair of ``LADDER`` (weakest first), 200 games
+  a pair, printing whether the upper bot's score is above 50% with its interval (holds),
+  below it (reversed) or neither (unresolved). A pair already played as an ``--h2h`` pair of
+  the same size is not played again.
+
+Pairing: every seed (``derive(--seed, "ladder", K, group)``, as ``arena versus`` derives its
+seeds) is played K times, the lineup rotated one seat each time, so every bot sits in every
+seat with the same deal and dice; game counts are rounded up to whole rotations. Head-to-head
+tables of one run share their seeds.
+
+Scoring: a win is place 1. When the round cap leaves k seats sharing first place, each gets
+1/k of a win, so a game's wins sum to 1 and par is 100/K %; in a head-to-head the win share is
+the score (½ for a level game). A bot named at several seats of a lineup is counted over all
+its seat-games.
+
+Clocks: ``TimeControl(move_time, time_bank)`` and the strike limit go to the referee's own
+``run_match``, which treats an overrun exactly as in a tournament. The default bank is a
+small 0.25 s per seat per match: it absorbs a rare scheduler or GC stall of a loaded
+machine, while a bot that keeps overrunning empties it within a few decisions and then takes
+TIMEOUT strikes (its default action is played; at the limit it forfeits). ``--time-bank 0``
+makes every overrun a strike.
+
+Execution: ``--workers`` processes (forked before any gRPC object exists), each with its
+own event loop and :class:`BotHost`. Python bots with an ``entry`` play in-process (the
+referee times ``choose`` with the same clock and allowance as a remote answer); other bots
+(``js-heuristic``) are subprocesses over gRPC, and ``--over-grpc`` makes every bot one (the
+tournament path). A worker keeps each bot's process, or in-process instance, for its next
+game, one per seat, as tournament workers do. Results are gathered by plan index, so no
+figure depends on which game finishes first.
+
+Targets (for ``--subject``, default strong): ≥ 2× par (≥ 33.3%) in the 6-player table;
+≥ 50% in the 3-player table; ≥ 60% head-to-head in each ``--h2h`` pair it plays; the ``LADDER``
+order holds for every adjacent pair; every bot's p99 decision time ≤ 30% of the move time in
+every table. Win targets compare the point estimate; the interval is printed beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import math
+import multiprocessing
+import multiprocessing.util
+import os
+import sys
+import time
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
+
+from arena.bots import BotSpec, find_bot, load_bot, run_setup
+from arena.errors import ArenaError, ConfigError
+from arena.games.classic.config import ClassicConfig
+from arena.games.classic.rng import derive
+from arena.games.classic.rules import ClassicRules
+from arena.referee.host import BotHost
+from arena.referee.match import DEFAULT_STRIKE_LIMIT, Seat, SeatResult, TimeControl, run_match
+from arena.referee.seats import InProcessSeat, RemoteSeat
+from arena.referee.statuses import SeatStatus
+from arena.scheduler.worker import REUSABLE, init_worker
+from arena.sdk.bot import Bot
+from arena.stats import wilson_interval
+
+LADDER = ("random", "defensive", "aggressive", "continent", "js-heuristic", "strong")
+"""The documented ladder, weakest first: the README's samples (defensive > random, aggressive >
+defensive, continent > aggressive), then js-heuristic and strong."""
+SIX = ("strong", "continent", "aggressive", "defensive", "js-heuristic", "random")
+THREE = ("strong", "continent", "aggressive")
+H2H = ("strong:continent",)
+SUBJECT = "strong"
+
+SIX_PAR_MULTIPLE = 2.0
+THREE_TARGET = 50.0
+H2H_TARGET = 60.0
+P99_SHARE_TARGET = 30.0
+"""Targets: a multiple of par (6 seats), win % (3 seats, head-to-head), p99 in % of the move time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One series: its kind (six, three, h2h, ladder), lineup (by seat) and size."""
+
+    kind: str
+    lineup: tuple[str, ...]
+    games: int
+
+    @property
+    def seats(self) -> int:
+        return len(self.lineup)
+
+    @property
+    def label(self) -> str:
+        if self.kind in ("h2h", "ladder"):
+            return f"{self.kind} {self.lineup[0]} vs {self.lineup[1]}"
+        return f"{self.seats}-player table"
+
+
+def schedule(table: Table, seed: int) -> list[tuple[int, tuple[str, ...]]]:
+    """(seed, seats) of every game: each seed in every rotation, whole rotations only."""
+    k = table.seats
+    games = []
+    for group in range(math.ceil(table.games / k)):
+        group_seed = derive(seed, "ladder", k, group) >> 1
+        games.extend((group_seed, table.lineup[r:] + table.lineup[:r]) for r in range(k))
+    return games
+
+
+# --- worker side ---------------------------------------------------------------------------
+
+
+class LadderHost:
+    """A worker's referee: a BotHost for subprocess bots and the seats idle between games."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.host = BotHost()
+        self.loop.run_until_complete(self.host.open())
+        self.idle_remote: dict[Path, list[RemoteSeat]] = {}
+        self.idle_local: dict[Path, list[Bot]] = {}
+        self.started = 0
+
+    def play(self, job: dict[str, Any]) -> dict[str, Any]:
+        return self.loop.run_until_complete(self._play(job))
+
+    def close(self) -> None:
+        """End idle streams first (their bots exit at once), then anything left."""
+
+        async def closing() -> None:
+            for seats in self.idle_remote.values():
+                for seat in seats:
+                    await self.host.release(seat)
+            await self.host.close()
+
+        self.loop.run_until_complete(closing())
+        self.loop.close()
+
+    async def _seat(self, spec: BotSpec, local: bool, startup: float) -> tuple[Seat | None, str]:
+        if local:
+            idle = self.idle_local.get(spec.path)
+            bot = idle.pop() if idle else load_bot(spec)
+            return InProcessSeat(bot, spec.name, spec.version), ""
+        waiting = self.idle_remote.get(spec.path, [])
+        while waiting:
+            seat = waiting.pop()
+            if BotHost.alive(seat):
+                return seat, ""
+            await self.host.release(seat)
+        self.started += 1
+        return await self.host.connect(
+            spec, f"ladder-{os.getpid()}-{self.started}-{spec.path.name}", startup
+        )
+
+    async def _play(self, job: dict[str, Any]) -> dict[str, Any]:
+        control = TimeControl(**job["control"])
+        rules = ClassicRules(ClassicConfig.from_dict(job["rules"]))
+        specs: list[BotSpec] = job["specs"]
+        found = await asyncio.gather(
+            *(
+                self._seat(s, s.entry is not None and not job["over_grpc"], control.startup_time)
+                for s in specs
+            )
+        )
+        seats: list[Seat | None] = [seat for seat, _ in found]
+        absent = {
+            i: (SeatStatus.INIT_FAIL, why) for i, (seat, why) in enumerate(found) if seat is None
+        }
+        started = time.perf_counter()
+        try:
+            result = await run_match(
+                rules,
+                seats,
+                job["seed"],
+                [(s.name, s.version) for s in specs],
+                control,
+                None,
+                job["strike_limit"],
+                absent=absent,
+            )
+        except BaseException:
+            await self._settle(specs, seats, [""] * len(seats))
+            raise
+        seconds = time.perf_counter() - started
+        await self._settle(specs, seats, [s.status for s in result.seats])
+        return {
+            "index": job["index"],
+            "places": [s.place for s in result.seats],
+            "statuses": [s.status for s in result.seats],
+            "strikes": [s.strikes for s in result.seats],
+            "think_ms": [s.think_ms for s in result.seats],
+            "end": result.end,
+            "rounds": result.rounds,
+            "seconds": seconds,
+        }
+
+    async def _settle(
+        self, specs: list[BotSpec], seats: list[Seat | None], statuses: list[str]
+    ) -> None:
+        """Keep sound seats for the next game; end the others' processes."""
+        for spec, seat, status in zip(specs, seats, statuses, strict=True):
+            if isinstance(seat, InProcessSeat):
+                if status in REUSABLE:
+                    self.idle_local.setdefault(spec.path, []).append(seat.bot)
+            elif isinstance(seat, RemoteSeat):
+                if status in REUSABLE and BotHost.alive(seat):
+                    self.idle_remote.setdefault(spec.path, []).append(seat)
+                else:
+                    await self.host.release(seat)
+
+
+_HOST: LadderHost | None = None
+
+
+def play_game(job: dict[str, Any]) -> dict[str, Any]:
+    """Entry point of a worker task: play one game on this worker's host."""
+    global _HOST
+    if _HOST is None:
+        _HOST = LadderHost()
+        multiprocessing.util.Finalize(_HOST, _HOST.close, exitpriority=10)
+    return _HOST.play(job)
+
+
+# --- figures -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class BotFigures:
+    """One bot's tallies over a table's seat-games."""
+
+    bot: str
+    games: int = 0
+    wins: float = 0.0
+    think_ms: list[float] = field(default_factory=list)
+    strikes: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+
+    def row(self, seats: int, move_ms: float) -> dict[str, Any]:
+        low, high = wilson_interval(self.wins, self.games)
+        timing = SeatResult(0, self.bot, "", think_ms=self.think_ms)  # the referee's percentiles
+        p50, p99 = timing.think_percentile(50), timing.think_percentile(99)
+        return {
+            "bot": self.bot,
+            "games": self.games,
+            "wins": round(self.wins, 3),
+            "win_pct": 100 * self.wins / self.games if self.games else None,
+            "win_low_pct": 100 * low,
+            "win_high_pct": 100 * high,
+            "par_pct": 100 / seats,
+            "decisions": len(self.think_ms),
+            "think_ms_p50": p50,
+            "think_ms_p99": p99,
+            "p99_pct_of_move": None if p99 is None else 100 * p99 / move_ms,
+            "over_move_time": sum(1 for t in self.think_ms if t > move_ms),
+            "strikes": self.strikes,
+            "statuses": dict(sorted(self.statuses.items())),
+        }
+
+
+def summarize(
+    table: Table,
+    games: list[tuple[int, tuple[str, ...]]],
+    outcomes: list[dict[str, Any]],
+    wall: float,
+    move_ms: float,
+) -> dict[str, Any]:
+    """A table's figures from its outcomes (in plan order, whatever order they finished in)."""
+    bots = {name: BotFigures(name) for name in dict.fromkeys(table.lineup)}
+    ends: Counter[str] = Counter()
+    for (_, seats), outcome in zip(games, outcomes, strict=True):
+        firsts = [i for i, place in enumerate(outcome["places"]) if place == 1]
+        ends[outcome["end"]] += 1
+        for seat, name in enumerate(seats):
+            figures = bots[name]
+            figures.games += 1
+            figures.wins += 1 / len(firsts) if seat in firsts else 0.0
+            figures.think_ms.extend(outcome["think_ms"][seat])
+            figures.strikes += outcome["strikes"][seat]
+            if outcome["statuses"][seat] != SeatStatus.OK.value:
+                figures.statuses[outcome["statuses"][seat]] += 1
+    n = len(outcomes)
+    return {
+        "kind": table.kind,
+        "label": table.label,
+        "lineup": list(table.lineup),
+        "players": table.seats,
+        "games": n,
+        "seeds": n // table.seats,
+        "wall_s": wall,
+        "games_per_min": 60 * n / wall if wall else None,
+        "game_s_mean": sum(o["seconds"] for o in outcomes) / n if n else None,
+        "rounds_mean": sum(o["rounds"] for o in outcomes) / n if n else None,
+        "decisions_mean": sum(len(t) for o in outcomes for t in o["think_ms"]) / n if n else None,
+        "ends": dict(sorted(ends.items())),
+        "bots": [f.row(table.seats, move_ms) for f in bots.values()],
+        "played": [
+            {"seed": seed, "seats": list(seats), "places": o["places"], "statuses": o["statuses"]}
+            for (seed, seats), o in zip(games, outcomes, strict=True)
+        ],
+    }
+
+
+def _num(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def print_table(summary: dict[str, Any], workers: int) -> None:
+    print(f"\n== {summary['label']}: {', '.join(summary['lineup'])} ==")
+    if "same_games_as" in summary:
+        print(f"the games of {summary['same_games_as']}, above")
+        return
+    print(
+        f"{summary['games']} games ({summary['seeds']} seed(s) × {summary['players']} seats), "
+        f"par {100 / summary['players']:.1f}%; wall {summary['wall_s']:.1f} s, "
+        f"{_num(summary['games_per_min'])} games/min on {workers} workers, "
+        f"{_num(summary['game_s_mean'], 2)} s/game in a worker; a game: "
+        f"{_num(summary['decisions_mean'], 0)} decisions, {_num(summary['rounds_mean'])} rounds; "
+        "ends: " + ", ".join(f"{k} {v}" for k, v in summary["ends"].items())
+    )
+    width = max(14, *(len(row["bot"]) for row in summary["bots"]))
+    print(
+        f"{'bot':<{width}} {'games':>5} {'win %':>6} {'95% interval':>14} {'par':>5} "
+        f"{'p50 ms':>7} {'p99 ms':>7} {'p99/move':>8} {'over':>5} {'strikes':>7}  statuses"
+    )
+    for row in summary["bots"]:
+        interval = f"[{row['win_low_pct']:.1f}, {row['win_high_pct']:.1f}]"
+        faults = ", ".join(f"{k} {v}" for k, v in row["statuses"].items()) or "-"
+        print(
+            f"{row['bot']:<{width}} {row['games']:>5} {_num(row['win_pct']):>6} {interval:>14} "
+            f"{row['par_pct']:>5.1f} {_num(row['think_ms_p50'], 3):>7} "
+            f"{_num(row['think_ms_p99'], 2):>7} {_num(row['p99_pct_of_move']):>7}% "
+            f"{row['over_move_time']:>5} {row['strikes']:>7}  {faults}"
+        )
+
+
+def ladder_verdict(summary: dict[str, Any]) -> str:
+    """Whether the upper bot (seat 0 of the lineup) is ahead with its 95% interval."""
+    upper = summary["bots"][0]
+    if upper["win_low_pct"] > 50:
+        return "holds"
+    if upper["win_high_pct"] < 50:
+        return "reversed"
+    return "unresolved"
+
+
+def targets(summaries: list[dict[str, Any]], subject: str, move_ms: float) -> list[dict]:
+    """Each target: what it asks, the figure measured and met (None: not measured)."""
+
+    def row_of(summary: dict[str, Any]) -> dict[str, Any] | None:
+        return next((r for r in summary["bots"] if r["bot"] == subject), None)
+
+    def win_target(text: str, kind: str, threshold: float) -> list[dict]:
+        found = []
+        for summary in summaries:
+            row = row_of(summary) if summary["kind"] == kind else None
+            if row is None or row["win_pct"] is None:
+                continue
+            other = [b for b in summary["lineup"] if b != subject]
+            found.append(
+                {
+                    "target": text.format(others=", ".join(dict.fromkeys(other))),
+                    "measured": f"{row['win_pct']:.1f}% [{row['win_low_pct']:.1f}, "
+                    f"{row['win_high_pct']:.1f}] over {row['games']} games",
+                    "met": row["win_pct"] >= threshold,
+                }
+            )
+        return found or [
+            {"target": text.format(others="the others"), "measured": None, "met": None}
+        ]
+
+    six_threshold = SIX_PAR_MULTIPLE * 100 / 6
+    found = win_target(
+        f"{subject} ≥ {SIX_PAR_MULTIPLE:g}× par ({six_threshold:.1f}%) in the 6-player table",
+        "six",
+        six_threshold,
+    )
+    found += win_target(
+        f"{subject} ≥ {THREE_TARGET:g}% in the 3-player table against {{others}}",
+        "three",
+        THREE_TARGET,
+    )
+    found += win_target(
+        f"{subject} ≥ {H2H_TARGET:g}% head-to-head against {{others}}", "h2h", H2H_TARGET
+    )
+    ladder = [s for s in summaries if s["kind"] == "ladder"]
+    verdicts = [f"{s['lineup'][0]} > {s['lineup'][1]}: {ladder_verdict(s)}" for s in ladder]
+    found.append(
+        {
+            "target": "the ladder order holds for every adjacent pair",
+            "measured": "; ".join(verdicts) or None,
+            "met": all(ladder_verdict(s) == "holds" for s in ladder) if ladder else None,
+        }
+    )
+    limit = P99_SHARE_TARGET / 100 * move_ms
+    p99s = [
+        (row["think_ms_p99"], row["bot"], summary["label"])
+        for summary in summaries
+        if "same_games_as" not in summary
+        for row in summary["bots"]
+        if row["think_ms_p99"] is not None
+    ]
+    worst = max(p99s, default=None)
+    found.append(
+        {
+            "target": f"every bot's p99 decision time ≤ {P99_SHARE_TARGET:g}% of the move time "
+            f"({limit:.1f} ms)",
+            "measured": None
+            if worst is None
+            else f"worst {worst[1]} {worst[0]:.2f} ms ({worst[2]})",
+            "met": None if worst is None else worst[0] <= limit,
+        }
+    )
+    return found
+
+
+# --- main ----------------------------------------------------------------------------------
+
+
+def _names(text: str, count: int, flag: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.replace(":", ",").split(",") if n.strip())
+    if len(names) != count:
+        raise ConfigError(f"{flag} takes {count} bot names, got {text!r}")
+    return names
+
+
+def build_tables(args: argparse.Namespace) -> list[Table]:
+    kinds = {k.strip() for k in args.tables.split(",") if k.strip()}
+    unknown = kinds - {"six", "three", "h2h"}
+    if unknown:
+        raise ConfigError(f"--tables takes six, three and h2h, got {', '.join(sorted(unknown))}")
+    tables = []
+    if "six" in kinds:
+        tables.append(Table("six", _names(args.six, 6, "--six"), args.six_games))
+    if "three" in kinds:
+        tables.append(Table("three", _names(args.three, 3, "--three"), args.three_games))
+    if "h2h" in kinds:
+        for pair in args.h2h or list(H2H):
+            tables.append(Table("h2h", _names(pair, 2, "--h2h"), args.h2h_games))
+    if args.ladder:
+        order = tuple(n.strip() for n in args.ladder_order.split(",") if n.strip())
+        if len(order) < 2:
+            raise ConfigError("--ladder-order needs at least two bots")
+        for lower, upper in itertools.pairwise(order):
+            tables.append(Table("ladder", (upper, lower), args.ladder_games))
+    return [t for t in tables if t.games > 0]
+
+
+def resolve(names: set[str], over_grpc: bool) -> dict[str, BotSpec]:
+    """Every named bot's spec; its setup run once here, before any worker starts."""
+    specs = {}
+    for name in sorted(names):
+        try:
+            spec = find_bot(name)
+        except ArenaError as exc:
+            raise ConfigError(
+                f"{exc} (substitute lineups with --six, --three, --h2h, --ladder-order)"
+            ) from None
+        if spec.entry is None or over_grpc:
+            if spec.command is None:
+                raise ConfigError(f"bot {name!r} has no command to run it over gRPC")
+            run_setup(spec)
+        else:
+            load_bot(spec)  # fail here, not in a worker; the module is then shared by fork
+        specs[name] = spec
+    return specs
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add = parser.add_argument
+    add("--tables", default="six,three,h2h", help="tables to run (default six,three,h2h)")
+    add("--ladder", action="store_true", help="also a head-to-head of each adjacent ladder pair")
+    add("--six", default=",".join(SIX), metavar="A,B,C,D,E,F", help="6-player lineup")
+    add("--three", default=",".join(THREE), metavar="A,B,C", help="3-player lineup")
+    add("--h2h", action="append", metavar="A:B", help=f"head-to-head pair (default {H2H[0]})")
+    add("--ladder-order", default=",".join(LADDER), metavar="A,B,...", help="weakest first")
+    add("--six-games", type=int, default=300)
+    add("--three-games", type=int, default=300)
+    add("--h2h-games", type=int, default=200, help="games per head-to-head pair")
+    add("--ladder-games", type=int, default=200, help="games per adjacent ladder pair")
+    add("--subject", default=SUBJECT, help="the bot the win targets are about")
+    add("--move-time", type=float, default=0.05, metavar="S", help="per decision (0.05)")
+    add("--time-bank", type=float, default=0.25, metavar="S", help="per seat per match (0.25)")
+    add("--strike-limit", type=int, default=DEFAULT_STRIKE_LIMIT)
+    add("--max-rounds", type=int, help=f"round cap (default {ClassicConfig.max_rounds})")
+    add("--seed", type=int, default=1)
+    add("--workers", type=int, default=2)
+    add("--over-grpc", action="store_true", help="every bot as a subprocess over gRPC")
+    add("--progress", type=int, default=10, metavar="N", help="a stderr line every N games")
+    add("--json", type=Path, metavar="PATH", help="write every figure as JSON")
+    return parser.parse_args(argv)
+
+
+def run_table(
+    executor: ProcessPoolExecutor,
+    table: Table,
+    specs: dict[str, BotSpec],
+    args: argparse.Namespace,
+    rules: dict[str, Any],
+) -> dict[str, Any]:
+    games = schedule(table, args.seed)
+    control = {"move_time": args.move_time, "time_bank": args.time_bank, "startup_time": 10.0}
+    started = time.perf_counter()
+    futures: dict[Future, int] = {
+        executor.submit(
+            play_game,
+            {
+                "index": index,
+                "seed": seed,
+                "rules": rules,
+                "specs": [specs[name] for name in seats],
+                "control": control,
+                "strike_limit": args.strike_limit,
+                "over_grpc": args.over_grpc,
+            },
+        ): index
+        for index, (seed, seats) in enumerate(games)
+    }
+    outcomes: dict[int, dict[str, Any]] = {}
+    pending = set(futures)
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished:
+            outcome = future.result()
+            outcomes[outcome["index"]] = outcome
+            done = len(outcomes)
+            if done % max(1, args.progress) == 0 or done == len(games):
+                elapsed = time.perf_counter() - started
+                print(
+                    f"{table.label}: {done}/{len(games)} games, {elapsed:.0f} s, "
+                    f"{60 * done / elapsed:.1f} games/min",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    wall = time.perf_counter() - started
+    ordered = [outcomes[i] for i in range(len(games))]
+    return summarize(table, games, ordered, wall, 1000 * args.move_time)
+
+
+def write_json(path: Path | None, report: dict[str, Any]) -> None:
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        if args.move_time <= 0 or args.time_bank < 0 or args.workers < 1:
+            raise ConfigError("--move-time must be > 0, --time-bank ≥ 0 and --workers ≥ 1")
+        tables = build_tables(args)
+        specs = resolve({n for t in tables for n in t.lineup}, args.over_grpc)
+        options = {} if args.max_rounds is None else {"max_rounds": str(args.max_rounds)}
+        rules = {k: ClassicConfig.parse(options, players=k).to_dict() for k in (2, 3, 6)}
+    except ArenaError as exc:
+        print(f"ladder: {exc}", file=sys.stderr)
+        return 2
+    move_ms = 1000 * args.move_time
+    path = "every bot over gRPC" if args.over_grpc else "Python bots in-process, others over gRPC"
+    settings = {
+        "move_time_s": args.move_time,
+        "time_bank_s": args.time_bank,
+        "strike_limit": args.strike_limit,
+        "max_rounds": rules[2]["max_rounds"],
+        "seed": args.seed,
+        "workers": args.workers,
+        "over_grpc": args.over_grpc,
+        "cores": os.cpu_count(),
+        "subject": args.subject,
+    }
+    print(
+        f"ladder benchmark: move time {move_ms:g} ms, bank {args.time_bank:g} s per seat per "
+        f"match, strike limit {args.strike_limit}, max_rounds {settings['max_rounds']}, seed "
+        f"{args.seed}; {path}; {args.workers} workers on {os.cpu_count()} cores"
+    )
+    report: dict[str, Any] = {"settings": settings, "tables": [], "targets": []}
+    context = multiprocessing.get_context("fork")
+    executor = ProcessPoolExecutor(args.workers, mp_context=context, initializer=init_worker)
+    started = time.perf_counter()
+    played: dict[tuple[tuple[str, ...], int], dict[str, Any]] = {}
+    try:
+        for table in tables:
+            key = (table.lineup, table.games)
+            if key in played:  # a ladder pair already played as a head-to-head: same games
+                summary = {**played[key], "kind": table.kind, "label": table.label}
+                summary["same_games_as"] = played[key]["label"]
+            else:
+                summary = played[key] = run_table(executor, table, specs, args, rules[table.seats])
+            if table.kind == "ladder":
+                summary["verdict"] = ladder_verdict(summary)
+            report["tables"].append(summary)
+            write_json(args.json, report)
+            print_table(summary, args.workers)
+    except BaseException as exc:
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
+        if isinstance(exc, KeyboardInterrupt):
+            print("ladder: interrupted", file=sys.stderr)
+            return 130
+        raise
+    executor.shutdown(wait=True)
+    ladder = [s for s in report["tables"] if s["kind"] == "ladder"]
+    if ladder:
+        print("\n== ladder (upper bot's score, 95% interval) ==")
+        for s in ladder:
+            upper = s["bots"][0]
+            print(
+                f"{s['lineup'][0]:>14} > {s['lineup'][1]:<14} {upper['win_pct']:5.1f}% "
+                f"[{upper['win_low_pct']:.1f}, {upper['win_high_pct']:.1f}] over {s['games']} "
+                f"games: {s['verdict']}"
+            )
+    report["targets"] = targets(report["tables"], args.subject, move_ms)
+    report["wall_s"] = time.perf_counter() - started
+    print(f"\n== targets ({args.subject}) ==")
+    for t in report["targets"]:
+        verdict = "not measured" if t["met"] is None else "met" if t["met"] else "NOT met"
+        print(f"{t['target']}: {t['measured'] or '-'} — {verdict}")
+    print(f"total wall {report['wall_s']:.1f} s")
+    write_json(args.json, report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

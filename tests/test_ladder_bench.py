@@ -1,0 +1,95 @@
+"""benchmarks/ladder.py: its schedule, scoring and verdicts (the timings are never asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+_FILE = Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    spec = importlib.util.spec_from_file_location("ladder_bench", _FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ladder_bench"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules["ladder_bench"]
+
+
+def test_every_seed_is_played_in_every_rotation(ladder):
+    table = ladder.Table("six", ("a", "b", "c", "d", "e", "a"), 7)
+    games = ladder.schedule(table, seed=1)
+    assert len(games) == 12  # rounded up to whole rotations
+    for group in (games[:6], games[6:]):
+        assert len({seed for seed, _ in group}) == 1
+        for seat in range(6):
+            assert Counter(seats[seat] for _, seats in group) == Counter(table.lineup)
+    assert games[0][0] != games[6][0]
+    assert ladder.schedule(table, seed=1) == games
+    assert ladder.schedule(table, seed=2)[0][0] != games[0][0]
+
+
+def _outcome(places, think=((1.0,),) * 3, statuses=("OK",) * 3):
+    return {
+        "places": list(places),
+        "statuses": list(statuses),
+        "strikes": [0, 0, 0],
+        "think_ms": [list(t) for t in think],
+        "end": "round_limit",
+        "rounds": 150,
+        "seconds": 1.0,
+    }
+
+
+def test_shared_first_place_splits_the_win_and_duplicates_add_up(ladder):
+    table = ladder.Table("three", ("x", "y", "x"), 3)
+    games = ladder.schedule(table, seed=1)
+    outcomes = [
+        _outcome([1, 2, 3]),  # seats x, y, x: x wins
+        _outcome([1, 1, 3], statuses=("OK", "OK", "TIMEOUT")),  # y, x, x: y and x share
+        _outcome([2, 1, 3], think=((1.0,), (100.0,), (2.0,))),  # x, x, y: x wins
+    ]
+    summary = ladder.summarize(table, games, outcomes, wall=3.0, move_ms=50.0)
+    rows = {r["bot"]: r for r in summary["bots"]}
+    assert rows["x"]["games"] == 6 and rows["y"]["games"] == 3
+    assert rows["x"]["wins"] == pytest.approx(2.5) and rows["y"]["wins"] == pytest.approx(0.5)
+    assert rows["x"]["par_pct"] == pytest.approx(100 / 3)
+    assert rows["x"]["win_low_pct"] < rows["x"]["win_pct"] < rows["x"]["win_high_pct"]
+    assert rows["x"]["over_move_time"] == 1 and rows["x"]["statuses"] == {"TIMEOUT": 1}
+    assert summary["games_per_min"] == pytest.approx(60.0)
+    assert [p["places"] for p in summary["played"]] == [o["places"] for o in outcomes]
+
+
+def _pair(ladder, upper_wins: float, games: int = 200) -> dict:
+    table = ladder.Table("ladder", ("up", "down"), games)
+    seats = ladder.schedule(table, seed=1)
+    outcomes = []
+    for i, (_, lineup) in enumerate(seats):
+        up_first = i < upper_wins
+        places = [1, 2] if (lineup[0] == "up") == up_first else [2, 1]
+        outcomes.append({**_outcome(places), "statuses": ["OK"] * 2, "strikes": [0, 0]})
+        outcomes[-1]["think_ms"] = [[1.0], [1.0]]
+    return ladder.summarize(table, seats, outcomes, wall=1.0, move_ms=50.0)
+
+
+def test_ladder_verdict_needs_the_interval(ladder):
+    assert ladder.ladder_verdict(_pair(ladder, 130)) == "holds"
+    assert ladder.ladder_verdict(_pair(ladder, 105)) == "unresolved"
+    assert ladder.ladder_verdict(_pair(ladder, 70)) == "reversed"
+
+
+def test_targets_report_met_not_met_and_not_measured(ladder):
+    summary = _pair(ladder, 130)
+    summary["kind"] = "h2h"
+    found = {t["target"]: t["met"] for t in ladder.targets([summary], "up", move_ms=50.0)}
+    assert found["up ≥ 60% head-to-head against down"] is True
+    assert found["the ladder order holds for every adjacent pair"] is None
+    assert any("6-player" in k and v is None for k, v in found.items())
+    assert found["every bot's p99 decision time ≤ 30% of the move time (15.0 ms)"] is True
