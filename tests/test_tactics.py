@@ -9,7 +9,14 @@ from itertools import pairwise
 import pytest
 
 from arena.games.classic.combat import battle_odds, compare
-from arena.sdk.tactics import BoardInfo, capture_odds, chain_odds, shortest_path, threat
+from arena.sdk.tactics import (
+    BoardInfo,
+    capture_odds,
+    chain_odds,
+    chain_prefix_odds,
+    shortest_path,
+    threat,
+)
 from tests.classic_helpers import BOARD, continent, tid
 
 INFO = BoardInfo(BOARD.to_dict())
@@ -39,6 +46,17 @@ def test_empty_chain_and_hopeless_chain():
     assert chain_odds(0, [1]) == 0.0
     # One attacker captures at most once: it must stay behind in the captured territory.
     assert chain_odds(1, [1, 1]) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("attackers", "path"), [(10, [1, 2, 1, 3]), (4, [1, 1, 1, 1, 1]), (25, [8, 6]), (0, [1])]
+)
+def test_prefix_odds_are_the_chain_odds_of_each_prefix(attackers, path):
+    prefix = chain_prefix_odds(attackers, path)
+    assert len(prefix) == len(path)
+    for i, odds in enumerate(prefix):
+        assert odds == pytest.approx(chain_odds(attackers, path[: i + 1]), abs=1e-12)
+    assert prefix == sorted(prefix, reverse=True)  # a longer chain is never likelier
 
 
 def _brute_two_step(attackers: int, first: int, second: int) -> float:

@@ -3,8 +3,9 @@
 Everything here reads only what a bot is given (``MatchInfo.board`` and a request's view),
 so a bot that uses it still plays from its own seat's information alone.
 
-- :func:`capture_odds` / :func:`chain_odds`: exact probabilities that an attack (or a chain
-  of attacks along a path) captures, both sides always rolling the maximum dice.
+- :func:`capture_odds` / :func:`chain_odds` / :func:`chain_prefix_odds`: exact probabilities
+  that an attack (or a chain of attacks along a path, or each part of it) captures, both
+  sides always rolling the maximum dice.
 - :class:`BoardInfo`: neighbours, continents, bonuses and border territories.
 - :func:`threat`: enemy armies next to a territory that could attack it.
 - :func:`shortest_path`: breadth-first path between two territories.
@@ -18,21 +19,67 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from arena.games.classic.combat import battle_odds
+from arena.games.classic.combat import battle_odds, roll_distribution
 
 
-@cache
+class _WinTable:
+    """P(capture) for every (attackers, defenders) up to the largest asked, filled once.
+
+    One recursion over the single-roll table serves every query: a battle of (a, d) ends in
+    a capture with probability sum(q * P(a - lost_a, d - lost_d)) over the roll outcomes.
+    Rows grow on demand, so a late-game battle of hundreds of armies costs one table fill
+    instead of one whole-battle computation per query.
+    """
+
+    def __init__(self) -> None:
+        self.rolls = {
+            (a, d): [(al, dl, float(p)) for (al, dl), p in roll_distribution(a, d).items()]
+            for a in (1, 2, 3)
+            for d in (1, 2)
+        }
+        self.rows: list[list[float]] = [[1.0]]  # rows[a][d]; row 0: no attackers
+        self.width = 1  # defenders 0 .. width-1 are filled in every row
+
+    def get(self, attackers: int, defenders: int) -> float:
+        if attackers >= len(self.rows) or defenders >= self.width:
+            # Grow by a quarter at least, so a slowly growing stack refills rarely.
+            height, width = len(self.rows), self.width
+            if attackers >= height:
+                height = max(attackers + 1, height + height // 4)
+            if defenders >= width:
+                width = max(defenders + 1, width + width // 4)
+            self._grow(height, width)
+        return self.rows[attackers][defenders]
+
+    def _grow(self, height: int, width: int) -> None:
+        rows = self.rows
+        rows[0].extend([0.0] * (width - len(rows[0])))
+        for a in range(1, height):
+            if a == len(rows):
+                rows.append([1.0])
+            row = rows[a]
+            for d in range(len(row), width):
+                row.append(
+                    sum(q * rows[a - al][d - dl] for al, dl, q in self.rolls[min(a, 3), min(d, 2)])
+                )
+        self.width = width
+
+
+_WINS = _WinTable()
+
+
 def capture_odds(attackers: int, defenders: int) -> float:
     """Exact probability that ``attackers`` fighting armies capture ``defenders`` armies.
 
     ``attackers`` counts only armies that can fight (a territory's armies minus the one that
-    must stay behind); 0 attackers never capture, 0 defenders are captured for sure.
+    must stay behind); 0 attackers never capture, 0 defenders are captured for sure. Equal to
+    ``battle_odds(attackers, defenders).p_win`` (to float rounding), from a shared table.
     """
     if attackers < 1:
         return 0.0
     if defenders < 1:
         return 1.0
-    return float(battle_odds(attackers, defenders).p_win)
+    return _WINS.get(attackers, defenders)
 
 
 @cache
@@ -50,6 +97,20 @@ def chain_odds(start_armies: int, defenders_along_path: Iterable[int]) -> float:
     in the captured territory, so ``survivors - 1`` fight the next battle. The distribution
     of survivors is carried exactly from one battle to the next.
     """
+    odds = chain_prefix_odds(start_armies, defenders_along_path)
+    if not odds:  # an empty path: taken already, if there is anyone to take it
+        return 1.0 if start_armies >= 1 else 0.0
+    return odds[-1]
+
+
+def chain_prefix_odds(start_armies: int, defenders_along_path: Iterable[int]) -> list[float]:
+    """Exact probability of capturing the first 1, 2, … territories of a path.
+
+    One pass of :func:`chain_odds`: element ``i`` is the chance that the chain gets through
+    territory ``i``, so a bot can cut a path where its odds fall too low at the cost of one
+    evaluation.
+    """
+    prefix: list[float] = []
     dist: dict[int, float] = {start_armies: 1.0} if start_armies >= 1 else {}
     for defenders in defenders_along_path:
         after: dict[int, float] = {}
@@ -63,9 +124,8 @@ def chain_odds(start_armies: int, defenders_along_path: Iterable[int]) -> float:
                 after[survivors] = after.get(survivors, 0.0) + p * q
         # One army stays in the captured territory; the rest may fight on.
         dist = {a - 1: p for a, p in after.items()}
-        if not dist:
-            return 0.0
-    return sum(dist.values())
+        prefix.append(sum(dist.values()))
+    return prefix
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """The aggressive bot: one front, many attacks, each only while the exact odds are good.
 
 Every attack option is scored by the exact probability that the attacking armies capture the
-target when both sides roll the maximum (``arena.games.classic.combat.battle_odds``); it
+target when both sides roll the maximum (``arena.sdk.tactics.capture_odds``); it
 attacks the best target while that probability is at least ``THRESHOLD``, committing half
 of the attacking territory's armies at a time, and stops otherwise. Reinforcements all go to
 the territory with the best attack; occupation moves everything forward when the new
@@ -10,9 +10,6 @@ territory faces enemies; the fortify moves idle interior armies to the front.
 
 from __future__ import annotations
 
-from functools import cache
-
-from arena.games.classic.combat import battle_odds
 from arena.sdk import (
     Answer,
     Attack,
@@ -28,17 +25,10 @@ from arena.sdk import (
     Reroll,
     Trade,
 )
+from arena.sdk.tactics import capture_odds
 
 THRESHOLD = 0.6
 """Attack only while the capture probability is at least this."""
-
-
-@cache
-def capture_odds(attackers: int, defenders: int) -> float:
-    """Exact probability that ``attackers`` fighting armies take a territory of ``defenders``."""
-    if attackers < 1:
-        return 0.0
-    return float(battle_odds(attackers, defenders).p_win)
 
 
 class AggressiveBot(Bot):

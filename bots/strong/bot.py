@@ -49,7 +49,7 @@ from arena.sdk import (
     Reroll,
     Trade,
 )
-from arena.sdk.tactics import BoardInfo, chain_odds
+from arena.sdk.tactics import BoardInfo, chain_prefix_odds
 
 PLAN_ODDS = 0.8
 """Reinforcements fund a plan until its whole chain succeeds with this probability."""
@@ -59,6 +59,8 @@ CARD_ODDS = 0.7
 """The capture for the turn's card is made only at least this surely."""
 SURE_ODDS = 0.9
 """Opportunistic captures with surplus armies need this probability."""
+EXACT_ARMIES = 60
+"""Chains with more fighting armies than this use a normal approximation (see prefix_odds)."""
 ENEMY_INCOME_SHARE = 0.4
 """Share of an adjacent enemy's income counted as threat (it may land on that border)."""
 
@@ -68,9 +70,32 @@ def expected_loss(defenders: int) -> float:
     """Armies an ample attacker expects to lose capturing ``defenders`` armies (exact)."""
     if defenders < 1:
         return 0.0
+    if defenders > 40:  # the loss rate is steady by then; save the large exact tables
+        return expected_loss(40) * defenders / 40
     attackers = max(60, 3 * defenders)
     outcomes = battle_odds(attackers, defenders).outcomes
     return float(sum(p * (attackers - a) for (a, d), p in outcomes.items() if d == 0))
+
+
+def prefix_odds(fighting: int, defenders: list[int]) -> list[float]:
+    """Odds of getting through each part of a chain: exact, or a normal law for big stacks.
+
+    Armies beyond any plausible need are left out first (within about 1e-4 of the odds).
+    Up to ``EXACT_ARMIES`` fighting armies the odds are exact
+    (:func:`arena.sdk.tactics.chain_prefix_odds`); bigger battles use the sum of each
+    capture's exact expected losses with a variance of about 2.1 per defender, since the
+    exact tables grow with the square of the armies and a late-game stack has hundreds.
+    """
+    fighting = min(fighting, 2 * sum(defenders) + 2 * len(defenders) + 8)
+    if fighting <= EXACT_ARMIES:
+        return chain_prefix_odds(fighting, defenders)
+    odds, mean, variance = [], 0.0, 0.0
+    for i, d in enumerate(defenders, start=1):
+        mean += expected_loss(d)
+        variance += 2.1 * d
+        z = (fighting - i + 0.5 - mean) / math.sqrt(max(variance, 1e-9))
+        odds.append(0.5 * math.erfc(-z / math.sqrt(2)))
+    return odds
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +339,8 @@ class StrongBot(Bot):
         step(source, float(fighting), 0.0)
         score, chain = best
         # Cut the chain where the exact odds of getting that far are too low.
-        while chain and chain_odds(fighting, [armies[t] for t in chain]) < GO_ODDS:
+        odds = prefix_odds(fighting, [armies[t] for t in chain])
+        while chain and odds[len(chain) - 1] < GO_ODDS:
             chain = chain[:-1]
         return (score if chain else 0.0), chain
 
