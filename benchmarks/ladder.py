@@ -20,10 +20,13 @@ named, the same bot more than once: each seat gets its own instance or process):
 - ``three``: strong, continent, aggressive; 300 games.
 - ``h2h``: each ``--h2h A:B`` pair (default strong:continent) in the 2-player neutral game;
   200 games a pair.
-- ``--ladder``: a head-to-head of each adjacent pair of ``LADDER`` (weakest first), 200 games
-  a pair, printing whether the upper bot's score is above 50% with its interval (holds),
-  below it (reversed) or neither (unresolved). A pair already played as an ``--h2h`` pair of
-  the same size is not played again.
+- ``--ladder``: head-to-heads along the documented ``LADDER`` (rungs weakest first, ``=``
+  joining bots that share a rung): every bot against every bot of the rung below, and bots
+  sharing a rung against each other; 200 games a pair, printing whether the upper bot's score
+  is above 50% with its interval (holds), below it (reversed) or neither (unresolved). The
+  order is as documented when every pair across rungs holds and every pair within a rung is
+  unresolved. A pair already played as an ``--h2h`` pair of the same size is not played
+  again.
 
 Pairing: every seed (``derive(--seed, "ladder", K, group)``, as ``arena versus`` derives its
 seeds) is played K times, the lineup rotated one seat each time, so every bot sits in every
@@ -52,7 +55,7 @@ figure depends on which game finishes first.
 
 Targets (for ``--subject``, default strong): ≥ 2× par (≥ 33.3%) in the 6-player table;
 ≥ 50% in the 3-player table; ≥ 60% head-to-head in each ``--h2h`` pair it plays; the ``LADDER``
-order holds for every adjacent pair; every bot's p99 decision time ≤ 30% of the move time in
+order is as documented; every bot's p99 decision time ≤ 30% of the move time in
 every table. Win targets compare the point estimate; the interval is printed beside it.
 """
 
@@ -89,9 +92,9 @@ from arena.scheduler.worker import REUSABLE, init_worker
 from arena.sdk.bot import Bot
 from arena.stats import wilson_interval
 
-LADDER = ("random", "defensive", "aggressive", "continent", "js-heuristic", "strong")
-"""The documented ladder, weakest first: the README's samples (defensive > random, aggressive >
-defensive, continent > aggressive), then js-heuristic and strong."""
+LADDER = "random,defensive,continent,aggressive=js-heuristic,strong"
+"""The documented ladder, weakest rung first, as the README states it: rungs are separated by
+commas, bots sharing a rung (level head-to-head) are joined by ``=``."""
 SIX = ("strong", "continent", "aggressive", "defensive", "js-heuristic", "random")
 THREE = ("strong", "continent", "aggressive")
 H2H = ("strong:continent",)
@@ -111,6 +114,8 @@ class Table:
     kind: str
     lineup: tuple[str, ...]
     games: int
+    expect: str = "holds"
+    """For ladder pairs: ``holds`` (the first bot is ahead) or ``level`` (one rung)."""
 
     @property
     def seats(self) -> int:
@@ -369,6 +374,39 @@ def ladder_verdict(summary: dict[str, Any]) -> str:
     return "unresolved"
 
 
+def ladder_as_documented(summary: dict[str, Any]) -> bool:
+    """A pair on two rungs must hold; a pair sharing a rung must stay level (unresolved)."""
+    wanted = "unresolved" if summary.get("expect") == "level" else "holds"
+    return ladder_verdict(summary) == wanted
+
+
+def parse_ladder(text: str) -> list[tuple[str, ...]]:
+    """Rungs, weakest first, from ``a,b=c,d`` (``=`` joins bots sharing a rung)."""
+    rungs = [tuple(n.strip() for n in rung.split("=") if n.strip()) for rung in text.split(",")]
+    rungs = [r for r in rungs if r]
+    if len(rungs) < 2:
+        raise ConfigError("--ladder-order needs at least two rungs")
+    return rungs
+
+
+def ladder_tables(rungs: list[tuple[str, ...]], games: int) -> list[Table]:
+    """Every bot of each rung against every bot of the rung below, and within its rung."""
+    tables = []
+    for lower, upper in itertools.pairwise(rungs):
+        for top in upper:
+            for bottom in lower:
+                tables.append(Table("ladder", (top, bottom), games))
+    for rung in rungs:
+        for a, b in itertools.combinations(rung, 2):
+            tables.append(Table("ladder", (a, b), games, expect="level"))
+    return tables
+
+
+def _pair(summary: dict[str, Any]) -> str:
+    sign = "=" if summary.get("expect") == "level" else ">"
+    return f"{summary['lineup'][0]} {sign} {summary['lineup'][1]}"
+
+
 def targets(summaries: list[dict[str, Any]], subject: str, move_ms: float) -> list[dict]:
     """Each target: what it asks, the figure measured and met (None: not measured)."""
 
@@ -409,12 +447,13 @@ def targets(summaries: list[dict[str, Any]], subject: str, move_ms: float) -> li
         f"{subject} ≥ {H2H_TARGET:g}% head-to-head against {{others}}", "h2h", H2H_TARGET
     )
     ladder = [s for s in summaries if s["kind"] == "ladder"]
-    verdicts = [f"{s['lineup'][0]} > {s['lineup'][1]}: {ladder_verdict(s)}" for s in ladder]
+    verdicts = [f"{_pair(s)}: {ladder_verdict(s)}" for s in ladder]
     found.append(
         {
-            "target": "the ladder order holds for every adjacent pair",
+            "target": "the documented ladder order holds for every pair of adjacent rungs "
+            "(and bots sharing a rung stay level)",
             "measured": "; ".join(verdicts) or None,
-            "met": all(ladder_verdict(s) == "holds" for s in ladder) if ladder else None,
+            "met": all(ladder_as_documented(s) for s in ladder) if ladder else None,
         }
     )
     limit = P99_SHARE_TARGET / 100 * move_ms
@@ -463,11 +502,7 @@ def build_tables(args: argparse.Namespace) -> list[Table]:
         for pair in args.h2h or list(H2H):
             tables.append(Table("h2h", _names(pair, 2, "--h2h"), args.h2h_games))
     if args.ladder:
-        order = tuple(n.strip() for n in args.ladder_order.split(",") if n.strip())
-        if len(order) < 2:
-            raise ConfigError("--ladder-order needs at least two bots")
-        for lower, upper in itertools.pairwise(order):
-            tables.append(Table("ladder", (upper, lower), args.ladder_games))
+        tables.extend(ladder_tables(parse_ladder(args.ladder_order), args.ladder_games))
     return [t for t in tables if t.games > 0]
 
 
@@ -501,7 +536,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--six", default=",".join(SIX), metavar="A,B,C,D,E,F", help="6-player lineup")
     add("--three", default=",".join(THREE), metavar="A,B,C", help="3-player lineup")
     add("--h2h", action="append", metavar="A:B", help=f"head-to-head pair (default {H2H[0]})")
-    add("--ladder-order", default=",".join(LADDER), metavar="A,B,...", help="weakest first")
+    add(
+        "--ladder-order",
+        default=LADDER,
+        metavar="A,B=C,...",
+        help="rungs weakest first; '=' joins bots sharing a rung",
+    )
     add("--six-games", type=int, default=300)
     add("--three-games", type=int, default=300)
     add("--h2h-games", type=int, default=200, help="games per head-to-head pair")
@@ -615,6 +655,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 summary = played[key] = run_table(executor, table, specs, args, rules[table.seats])
             if table.kind == "ladder":
+                summary["expect"] = table.expect
                 summary["verdict"] = ladder_verdict(summary)
             report["tables"].append(summary)
             write_json(args.json, report)
@@ -633,10 +674,11 @@ def main(argv: list[str] | None = None) -> int:
         print("\n== ladder (upper bot's score, 95% interval) ==")
         for s in ladder:
             upper = s["bots"][0]
+            documented = "as documented" if ladder_as_documented(s) else "NOT as documented"
             print(
-                f"{s['lineup'][0]:>14} > {s['lineup'][1]:<14} {upper['win_pct']:5.1f}% "
+                f"{_pair(s):>30} {upper['win_pct']:5.1f}% "
                 f"[{upper['win_low_pct']:.1f}, {upper['win_high_pct']:.1f}] over {s['games']} "
-                f"games: {s['verdict']}"
+                f"games: {s['verdict']} ({documented})"
             )
     report["targets"] = targets(report["tables"], args.subject, move_ms)
     report["wall_s"] = time.perf_counter() - started

@@ -85,11 +85,40 @@ def test_ladder_verdict_needs_the_interval(ladder):
     assert ladder.ladder_verdict(_pair(ladder, 70)) == "reversed"
 
 
+def test_ladder_rungs_pair_every_bot_with_the_rung_below_and_its_own_rung(ladder):
+    rungs = ladder.parse_ladder("a, b=c ,d")
+    assert rungs == [("a",), ("b", "c"), ("d",)]
+    tables = ladder.ladder_tables(rungs, 10)
+    pairs = {(t.lineup, t.expect) for t in tables}
+    assert pairs == {
+        (("b", "a"), "holds"),
+        (("c", "a"), "holds"),
+        (("d", "b"), "holds"),
+        (("d", "c"), "holds"),
+        (("b", "c"), "level"),
+    }
+    with pytest.raises(ladder.ConfigError):
+        ladder.parse_ladder("a=b")
+
+
+def test_a_shared_rung_is_as_documented_only_while_level(ladder):
+    level = {**_pair(ladder, 105), "expect": "level"}
+    apart = {**_pair(ladder, 130), "expect": "level"}
+    assert ladder.ladder_as_documented(level)
+    assert not ladder.ladder_as_documented(apart)
+    assert ladder.ladder_as_documented({**apart, "expect": "holds"})
+    assert not ladder.ladder_as_documented({**level, "expect": "holds"})
+
+
 def test_targets_report_met_not_met_and_not_measured(ladder):
     summary = _pair(ladder, 130)
     summary["kind"] = "h2h"
     found = {t["target"]: t["met"] for t in ladder.targets([summary], "up", move_ms=50.0)}
     assert found["up ≥ 60% head-to-head against down"] is True
-    assert found["the ladder order holds for every adjacent pair"] is None
+    ladder_target = (
+        "the documented ladder order holds for every pair of adjacent rungs "
+        "(and bots sharing a rung stay level)"
+    )
+    assert found[ladder_target] is None
     assert any("6-player" in k and v is None for k, v in found.items())
     assert found["every bot's p99 decision time ≤ 30% of the move time (15.0 ms)"] is True
