@@ -563,8 +563,8 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-DEMO_BOTS = ("random", "aggressive", "continent", "js-heuristic")
-"""Two Python strategies, the random baseline and a JavaScript heuristic: both languages."""
+DEMO_BOTS = ("random", "continent", "js-heuristic", "strong")
+"""The ladder's bottom, middle and top rungs, in both languages (js-heuristic is JavaScript)."""
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

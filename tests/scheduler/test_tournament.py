@@ -965,7 +965,7 @@ def test_demo_runs_end_to_end() -> None:
     started = time.monotonic()
     out = ok("demo", "--no-progress")
     assert "Leaderboard" in out
-    for name in ("random", "aggressive", "continent", "js-heuristic"):
+    for name in ("random", "continent", "js-heuristic", "strong"):
         assert name in out
     tournament_id = only_tournament_id()
     # Every 3-combination of the 4 bots, each in its 3 seat rotations.
