@@ -14,6 +14,7 @@ from arena.sdk.tactics import (
     capture_odds,
     chain_odds,
     chain_prefix_odds,
+    reroll_choice,
     shortest_path,
     threat,
 )
@@ -162,3 +163,11 @@ def test_threat_counts_enemy_armies_that_can_attack():
     assert threat(view, INFO, siam) == 2
     # Threat to an enemy territory counts the armies of everyone else, ours included.
     assert threat(view, INFO, tid("China")) == 3
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "die"),
+    [((6, 3, 2), (5, 4), 1), ((2, 2), (2,), 0), ((6, 6), (1, 1), None), ((1, 5, 3), (4, 4), 2)],
+)
+def test_reroll_choice_is_the_weakest_compared_die_that_lost(attacker, defender, die):
+    assert reroll_choice(attacker, defender) == die

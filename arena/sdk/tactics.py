@@ -9,6 +9,7 @@ so a bot that uses it still plays from its own seat's information alone.
 - :class:`BoardInfo`: neighbours, continents, bonuses and border territories.
 - :func:`threat`: enemy armies next to a territory that could attack it.
 - :func:`shortest_path`: breadth-first path between two territories.
+- :func:`reroll_choice`: which attacker die an advantage re-roll should roll again.
 """
 
 from __future__ import annotations
@@ -187,6 +188,19 @@ class BoardInfo:
     def holds(self, owner: Sequence[int], seat: int, continent: int) -> bool:
         """Whether ``seat`` owns the whole continent."""
         return all(owner[t] == seat for t in self.members(continent))
+
+
+def reroll_choice(attacker_dice: Sequence[int], defender_dice: Sequence[int]) -> int | None:
+    """Advantage re-roll: the index of the lowest compared attacker die that lost, or None.
+
+    Dice are compared highest against highest; a tie goes to the defender. Re-rolling the
+    weakest losing die keeps every winning comparison.
+    """
+    order = sorted(range(len(attacker_dice)), key=lambda i: -attacker_dice[i])
+    high = sorted(defender_dice, reverse=True)
+    compared = min(len(attacker_dice), len(defender_dice))
+    losing = [order[k] for k in range(compared) if attacker_dice[order[k]] <= high[k]]
+    return losing[-1] if losing else None
 
 
 def is_enemy(view: dict[str, Any], territory: int, of: int) -> bool:

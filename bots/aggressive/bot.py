@@ -25,7 +25,7 @@ from arena.sdk import (
     Reroll,
     Trade,
 )
-from arena.sdk.tactics import capture_odds
+from arena.sdk.tactics import capture_odds, reroll_choice
 
 THRESHOLD = 0.6
 """Attack only while the capture probability is at least this."""
@@ -110,11 +110,8 @@ class AggressiveBot(Bot):
         return Attack(source, target, dice, until=max(1, armies[source] // 2), reroll="auto")
 
     def reroll(self, request: Request) -> Answer:
-        att, dfn = request.options.attacker_dice, request.options.defender_dice
-        order = sorted(range(len(att)), key=lambda i: -att[i])
-        high = sorted(dfn, reverse=True)
-        losing = [order[k] for k in range(min(len(att), len(dfn))) if att[order[k]] <= high[k]]
-        return Reroll(losing[-1] if losing else None)
+        options = request.options
+        return Reroll(reroll_choice(options.attacker_dice, options.defender_dice))
 
     def occupy(self, request: Request) -> Answer:
         _, target, _ = request.options.battle

@@ -26,7 +26,7 @@ from arena.sdk import (
     Reroll,
     Trade,
 )
-from arena.sdk.tactics import BoardInfo, capture_odds, threat
+from arena.sdk.tactics import BoardInfo, capture_odds, reroll_choice, threat
 
 THRESHOLD = 0.55
 """Attack only while the capture probability is at least this."""
@@ -237,11 +237,8 @@ class ContinentBot(Bot):
         return Attack(source, dest, dice, until=until, reroll="auto")
 
     def reroll(self, request: Request) -> Answer:
-        att, dfn = request.options.attacker_dice, request.options.defender_dice
-        order = sorted(range(len(att)), key=lambda i: -att[i])
-        high = sorted(dfn, reverse=True)
-        losing = [order[k] for k in range(min(len(att), len(dfn))) if att[order[k]] <= high[k]]
-        return Reroll(losing[-1] if losing else None)
+        options = request.options
+        return Reroll(reroll_choice(options.attacker_dice, options.defender_dice))
 
     def occupy(self, request: Request) -> Answer:
         view, options = request.view, request.options

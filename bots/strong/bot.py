@@ -1,25 +1,24 @@
-"""The strong bot: plans each turn from exact chain odds, continent values and threats.
+"""The strong bot: plans chains of captures by what they gain, cut where exact odds fail.
 
-At every reinforcement it weighs a handful of plans, each a chain of captures from one of its
-territories, sized by the exact probability that the whole chain succeeds
-(:func:`arena.sdk.tactics.chain_odds`):
+From each of its territories a bounded depth-first search walks through foreign neighbours,
+carrying the stack's expected survivors, and scores every prefix of the walk:
 
-- **take a continent**: value = bonus, against the defenders in the way and the armies its
-  borders will need against the neighbours' threat (cheap-to-hold continents first);
+- **complete a continent**: its bonus, less the rival armies outside its borders and the
+  borders to hold (cheap-to-hold continents first; more for the mission's continents);
 - **eliminate a player**: worth more the more cards the victim holds (they come to us and
-  may be traded at once), the fewer territories they have left;
-- **break a continent** an opponent holds: one capture that cancels their bonus;
-- **capture a headquarters** (Capital RISK) or follow the secret mission's goal;
-- **conquer once for a card** when nothing bigger is in reach.
+  may be traded at once);
+- **break a continent** an opponent holds, **capture a headquarters** (Capital RISK);
+- **the turn's first capture** earns a card; each territory adds income;
+- costs: the exact expected losses and the army left behind at each step.
 
-Reinforcements first cover the threatened borders of the continents it holds (and its
-headquarters), then fund the best plan to a high chain-success probability, and stack the
-rest on the plan's source. Attacks follow the plan while the exact odds of the rest of the
-chain stay good; surplus armies (beyond what a border needs against its threat) make
-opportunistic captures when they are near-certain. Captures move forward when the chain
-goes on, otherwise split armies by threat; the fortify moves idle interior armies to the
-most threatened border. Sets are traded as soon as they can be: the most valuable set, its
-+2 bonus on the most useful territory. It defends with the maximum dice.
+The best chain is cut where its exact success probability
+(:func:`arena.sdk.tactics.chain_prefix_odds`) falls below :data:`GO_ODDS`. Reinforcements
+first cover the threatened borders of the continents it holds (and its headquarters), then
+go in one stack on the source of the best chain they make possible. Every attack decision
+plans again from the actual position. Captures move forward when a chain goes on from the
+new territory, otherwise armies are split by threat; the fortify moves idle interior armies
+to the most threatened border. Sets are traded as soon as they can be: the most valuable
+set, its +2 bonus on the most useful territory. It defends with the maximum dice.
 """
 
 from __future__ import annotations
@@ -49,16 +48,10 @@ from arena.sdk import (
     Reroll,
     Trade,
 )
-from arena.sdk.tactics import BoardInfo, chain_prefix_odds
+from arena.sdk.tactics import BoardInfo, chain_prefix_odds, reroll_choice
 
-PLAN_ODDS = 0.8
-"""Reinforcements fund a plan until its whole chain succeeds with this probability."""
 GO_ODDS = 0.5
-"""A planned chain goes on while the rest of it still succeeds with this probability."""
-CARD_ODDS = 0.7
-"""The capture for the turn's card is made only at least this surely."""
-SURE_ODDS = 0.9
-"""Opportunistic captures with surplus armies need this probability."""
+"""A chain is cut where the odds of getting that far fall below this."""
 EXACT_ARMIES = 60
 """Chains with more fighting armies than this use a normal approximation (see prefix_odds)."""
 ENEMY_INCOME_SHARE = 0.4
@@ -112,17 +105,11 @@ class Gains:
 
 @dataclass(slots=True)
 class Plan:
-    """Captures to make this turn from ``source``, in order along ``path``."""
+    """Captures to make this turn from ``source``, in order along ``path``, and their worth."""
 
-    kind: str
     value: float
     source: int
     path: list[int]
-    targets: frozenset[int]
-    """Every territory the plan wants (the path plus branches other sources may take)."""
-
-    def defenders(self, armies: list[int]) -> tuple[int, ...]:
-        return tuple(armies[t] for t in self.path)
 
 
 class Position:
@@ -363,7 +350,7 @@ class StrongBot(Bot):
                 continue
             score, chain = self._search(pos, gains, s, fighting)
             if chain and (best is None or score > best.value):
-                best = Plan("chain", score, s, chain, frozenset(chain))
+                best = Plan(score, s, chain)
         return best
 
     # -------------------------------------------------------------- placement
@@ -498,11 +485,8 @@ class StrongBot(Bot):
         return h is not None and h != pos.seat
 
     def reroll(self, request: Request) -> Answer:
-        att, dfn = request.options.attacker_dice, request.options.defender_dice
-        order = sorted(range(len(att)), key=lambda i: -att[i])
-        high = sorted(dfn, reverse=True)
-        losing = [order[k] for k in range(min(len(att), len(dfn))) if att[order[k]] <= high[k]]
-        return Reroll(losing[-1] if losing else None)
+        options = request.options
+        return Reroll(reroll_choice(options.attacker_dice, options.defender_dice))
 
     def occupy(self, request: Request) -> Answer:
         pos = Position(self.board, request.view)
