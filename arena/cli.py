@@ -443,6 +443,18 @@ def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSetti
     return settings
 
 
+def _recorded_count(store: Store, tournament_id: str, rated: int) -> int:
+    """Matches the database holds (what a resume skips); ``rated`` if it cannot be read.
+
+    A stop can fall between rating a match and writing it, so the rater's count may be one
+    ahead of the database.
+    """
+    try:
+        return len(store.recorded_indices(tournament_id))
+    except ArenaError:
+        return rated
+
+
 def _run_tournament(
     store: Store, tournament_id: str, workers: int | None, quiet: bool, as_json: bool
 ) -> int:
@@ -458,16 +470,14 @@ def _run_tournament(
         except KeyboardInterrupt:
             store.set_tournament_status(tournament_id, "stopped")
             bar.__exit__()
-            print(
-                f"stopped after {runner.rater.next_index}/{total} matches; {hint}", file=sys.stderr
-            )
+            done = _recorded_count(store, tournament_id, runner.rater.next_index)
+            print(f"stopped after {done}/{total} matches; {hint}", file=sys.stderr)
             return 130
         except ArenaError as exc:
             with contextlib.suppress(ArenaError):
                 store.set_tournament_status(tournament_id, "stopped")
-            raise ArenaError(
-                f"{exc} (after {runner.rater.next_index}/{total} matches; {hint})"
-            ) from exc
+            done = _recorded_count(store, tournament_id, runner.rater.next_index)
+            raise ArenaError(f"{exc} (after {done}/{total} matches; {hint})") from exc
     board = reports.leaderboard(store, runner.pool, tournament_id)
     if as_json:
         print(reports.to_json(board))
