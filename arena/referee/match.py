@@ -483,6 +483,7 @@ async def run_match(
         strike_limit,
         match_id or uuid.uuid4().hex[:12],
         absent or {},
+        untimed,
     )
     return await runner.run()
 

@@ -367,3 +367,42 @@ def test_bots_started_next_to_a_busy_grpc_server_all_start(tmp_path):
             await server.stop(0)
 
     assert asyncio.run(main()) == [0] * 48
+
+
+def _slow_first_answers(count: int, pause: float):
+    """A random bot that takes ``pause`` seconds over each of its first ``count`` decisions."""
+    import time as _time
+
+    from arena.bots import find_bot, load_bot
+
+    bot = load_bot(find_bot("random"))
+    choose = bot.choose
+    asked = [0]
+
+    def slow_choose(request):
+        asked[0] += 1
+        if asked[0] <= count:
+            _time.sleep(pause)
+        return choose(request)
+
+    bot.choose = slow_choose  # type: ignore[method-assign]
+    return bot
+
+
+@pytest.mark.parametrize("untimed", [frozenset({0}), frozenset()])
+def test_an_untimed_seat_is_never_on_the_clock(untimed):
+    """``untimed`` (the human seat) must reach the clocks: slow answers are no strikes."""
+    from arena.bots import find_bot, load_bot
+    from arena.referee.match import run_match
+    from arena.referee.seats import InProcessSeat
+
+    bots = [_slow_first_answers(3, 0.15), load_bot(find_bot("random"))]
+    seats = [InProcessSeat(b, b.name, b.version) for b in bots]
+    control = TimeControl(move_time=0.01, time_bank=0.0)
+    result = asyncio.run(
+        run_match(rules_for(2, max_rounds=3), seats, 4, control=control, untimed=untimed)
+    )
+    if untimed:
+        assert result.seats[0].status == "OK" and result.seats[0].strikes == 0
+    else:
+        assert result.seats[0].status == "TIMEOUT" and result.seats[0].strikes == 3
