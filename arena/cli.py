@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="BOT",
         help="a bundled bot's name or a bot folder path; repeat once per seat (seats 0, 1, …)",
     )
+    _registry_flag(match)
     match.add_argument("--seed", type=int, help="match seed (default: random, printed)")
     match.add_argument(
         "--rules",
@@ -121,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check-bot", help="put a bot through every decision kind and the error paths"
     )
-    check.add_argument("bot", help="bundled bot name or bot folder path")
+    check.add_argument("bot", help="bundled or registered bot name, or bot folder path")
+    _registry_flag(check)
     check.add_argument("--in-process", action="store_true", help="load the Python bot in-process")
     check.add_argument(
         "--move-time",
@@ -214,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     versus.add_argument("--games", type=int, default=20, help="games at most (default 20)")
     versus.add_argument("--seats", type=int, default=2, help="seats per game (default 2)")
     versus.add_argument("--filler", help="bot for the other seats when --seats > 2")
+    _registry_flag(versus)
     versus.add_argument(
         "--sprt",
         metavar="ELO0,ELO1",
@@ -262,26 +266,70 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd.add_argument("--db", type=Path)
     export_cmd.set_defaults(run=cmd_replay_export)
 
-    bots = commands.add_parser("bots", help="list the bundled bots, or run a bot's setup")
+    bots = commands.add_parser(
+        "bots", help="list the bundled and registered bots, register one, or run a bot's setup"
+    )
     bots.add_argument("--json", action="store_true")
+    _registry_flag(bots)
     bots.set_defaults(run=cmd_bots)
     bots_commands = bots.add_subparsers(dest="bots_command", parser_class=_Parser)
-    bots_list = bots_commands.add_parser("list", help="list the bundled bots")
-    bots_list.add_argument("--json", action="store_true")
+    bots_list = bots_commands.add_parser("list", help="list the bundled and registered bots")
+    # SUPPRESS: `arena bots --json list` keeps the --json given before `list`.
+    bots_list.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    _registry_flag(bots_list, default=argparse.SUPPRESS)
     bots_list.set_defaults(run=cmd_bots)
-    bots_add = bots_commands.add_parser("add", help="register a bot folder (runs its setup)")
+    bots_add = bots_commands.add_parser(
+        "add", help="register a bot folder under its name (runs its setup)"
+    )
     bots_add.add_argument("path", type=Path, help="the bot's folder (with bot.toml)")
-    bots_add.add_argument("--db", type=Path)
+    bots_add.add_argument(
+        "--db", type=Path, help="results database to register it in (default results/arena.db)"
+    )
+    bots_add.add_argument(
+        "--replace",
+        action="store_true",
+        help="repoint the name when it is already registered for another folder",
+    )
     bots_add.set_defaults(run=cmd_bots_add)
     bots_setup = bots_commands.add_parser("setup", help="run a bot's setup command (again)")
-    bots_setup.add_argument("bot", help="bundled bot name or bot folder path")
+    bots_setup.add_argument("bot", help="bundled or registered bot name, or bot folder path")
+    _registry_flag(bots_setup)
     bots_setup.set_defaults(run=cmd_bots_setup)
     return parser
+
+
+DAY = 86_400.0
+"""The longest clock setting in seconds: the wire carries milliseconds in 32 bits (~49 days)."""
+
+INT64 = 2**63
+
+_NUMBERS: dict[str, tuple[Any, str]] = {
+    "move_time": (lambda v: 0 < v <= DAY, "seconds above 0, at most 86400"),
+    "time_bank": (lambda v: 0 <= v <= DAY, "seconds from 0 to 86400"),
+    "startup_time": (lambda v: 0 < v <= DAY, "seconds above 0, at most 86400"),
+    "strike_limit": (lambda v: 1 <= v < INT64, "a whole number of at least 1"),
+    "seed": (lambda v: -INT64 <= v < INT64, "a whole number from -2**63 to 2**63-1"),
+    "games": (lambda v: 1 <= v <= 1_000_000, "a whole number from 1 to 1000000"),
+    "rounds": (lambda v: 1 <= v <= 10_000, "a whole number from 1 to 10000"),
+    "workers": (lambda v: 0 <= v <= 1024, "a whole number from 0 (one per core) to 1024"),
+    "simulate": (lambda v: 1 <= v < INT64, "a positive number of battles"),
+}
+"""Every numeric setting of every command, checked the same way (NaN fails every test)."""
+
+
+def _check_numbers(values: dict[str, Any], name: Any) -> None:
+    """Refuse out-of-range, infinite or NaN numbers up front, before they reach a bot or the
+    database (where they raise deep inside); ``name(key)`` says how the user wrote the key."""
+    for key, (ok, what) in _NUMBERS.items():
+        value = values.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) and not ok(value):
+            raise ConfigError(f"{name(key)} must be {what}, got {value}")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        _check_numbers(vars(args), lambda key: "--" + key.replace("_", "-"))
         return int(args.run(args))
     except ConfigError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
@@ -302,8 +350,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_match(args: argparse.Namespace) -> int:
     check_game(args.game)
-    known = _registered()
-    specs = [None if name == "human" else find_bot(name, known) for name in args.bot]
+    find = _bot_finder(args.db)
+    specs = [None if name == "human" else find(name) for name in args.bot]
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=len(specs))
     if args.strike_limit < 1:
         raise ConfigError(f"--strike-limit must be at least 1, got {args.strike_limit}")
@@ -398,13 +446,31 @@ def _format_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--csv", action="store_true")
 
 
-def _registered() -> dict[str, Path]:
-    """Registered bots from the default database, if there is one (never creates it)."""
-    db = tournaments.default_db()
-    if not db.exists():
+def _registry_flag(parser: argparse.ArgumentParser, default: Any = None) -> None:
+    """``--db``: the results database whose registered bot names (``arena bots add``) apply."""
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=default,
+        help="results database for registered bot names (default results/arena.db)",
+    )
+
+
+def _registered(db: Path | None = None) -> dict[str, Path]:
+    """Registered bots of ``db`` (default results/arena.db), if it exists (never creates it)."""
+    path = db or tournaments.default_db()
+    if not path.exists():
         return {}
-    with open_store(db) as store:
+    with open_store(path) as store:
         return tournaments.registered_bots(store)
+
+
+def _bot_finder(db: Path | None) -> Any:
+    """``find_bot`` with the registered names of ``db``; its errors say which database."""
+    path = db or tournaments.default_db()
+    known = _registered(path)
+    registry = str(path) if path.exists() else f"{path} (no such database)"
+    return lambda name: find_bot(name, known, registry)
 
 
 def _open_db(path: Path | None) -> Store:
@@ -412,11 +478,16 @@ def _open_db(path: Path | None) -> Store:
 
 
 def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSettings:
-    settings = (
-        tournaments.TournamentSettings.from_toml(args.config)
-        if args.config
-        else tournaments.TournamentSettings()
-    )
+    if args.config:
+        try:
+            settings = tournaments.TournamentSettings.from_toml(args.config)
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{args.config}: not UTF-8 text (TOML is UTF-8): {exc}") from None
+        except OSError as exc:
+            raise ConfigError(f"{args.config}: cannot read it: {exc.strerror or exc}") from None
+        _check_numbers(dataclasses.asdict(settings), lambda key: f"{args.config}: {key}")
+    else:
+        settings = tournaments.TournamentSettings()
     if args.bot:
         settings.bots = list(args.bot)
     if args.rules:
@@ -597,13 +668,13 @@ def _finite(value: float) -> float | None:
 
 
 def cmd_versus(args: argparse.Namespace) -> int:
-    known = _registered()
-    a, b = find_bot(args.a, known), find_bot(args.b, known)
+    find = _bot_finder(args.db)
+    a, b = find(args.a), find(args.b)
     if args.games < 1:
         raise ConfigError(f"--games must be at least 1, got {args.games}")
     if args.seats > 2 and not args.filler:
         raise ConfigError("--seats above 2 needs --filler BOT for the other seats")
-    filler = find_bot(args.filler, known) if args.filler else None
+    filler = find(args.filler) if args.filler else None
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=args.seats)
     sprt = None
     if args.sprt:
@@ -611,6 +682,8 @@ def cmd_versus(args: argparse.Namespace) -> int:
             elo0, elo1 = (float(x) for x in args.sprt.split(","))
         except ValueError:
             raise ConfigError(f"--sprt takes ELO0,ELO1 like 0,50, got {args.sprt!r}") from None
+        if not all(math.isfinite(x) and abs(x) <= 1000 for x in (elo0, elo1)):
+            raise ConfigError(f"--sprt takes Elo values from -1000 to 1000, got {args.sprt!r}")
         if elo0 >= elo1:
             raise ConfigError(f"--sprt needs ELO0 < ELO1, got {args.sprt!r}")
         sprt = (elo0, elo1)
@@ -682,7 +755,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
 
 
 def cmd_check_bot(args: argparse.Namespace) -> int:
-    spec = find_bot(args.bot)
+    spec = _bot_finder(args.db)(args.bot)
     if args.move_time <= 0 or args.startup_time <= 0:
         raise ConfigError("--move-time and --startup-time must be positive")
     player: BotSpec | Bot = load_bot(spec) if args.in_process else spec
@@ -882,15 +955,27 @@ def cmd_bots_add(args: argparse.Namespace) -> int:
     spec = read_spec(args.path)
     if any(b.name == spec.name and b.path != spec.path for b in bundled_bots()):
         raise ConfigError(f"a bundled bot is already called {spec.name!r}; rename yours")
+    db = args.db or tournaments.default_db()
+    before = _registered(db).get(spec.name)
+    if before is not None and before.resolve() != spec.path and not args.replace:
+        raise ConfigError(
+            f"bot name {spec.name!r} is already registered in {db} for {before}; "
+            f"rename the bot in {spec.path / 'bot.toml'}, or repoint the name with --replace"
+        )
     run_setup(spec, force=True)
-    with _open_db(args.db) as store:
-        entry = tournaments.register(store, spec)
-    print(f"registered {spec.name} {spec.version} (version {entry['version_id']}) from {spec.path}")
+    with _open_db(db) as store:
+        entry = tournaments.register(store, spec, replace=args.replace)
+    moved = before is not None and before.resolve() != spec.path
+    what = f"{spec.name} {spec.version} (version {entry['version_id']})"
+    if moved:
+        print(f"repointed {what} from {before} to {spec.path} in {db}")
+    else:
+        print(f"registered {what} from {spec.path} in {db}")
     return EXIT_OK
 
 
 def cmd_bots_setup(args: argparse.Namespace) -> int:
-    spec = find_bot(args.bot)
+    spec = _bot_finder(args.db)(args.bot)
     if spec.setup is None:
         print(f"bot {spec.name!r} has no setup step")
         return EXIT_OK

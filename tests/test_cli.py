@@ -383,3 +383,93 @@ def test_console_script(tmp_path: Path) -> None:
     assert bad.stdout == ""
     assert bad.stderr.strip().splitlines() == [bad.stderr.strip()]
     assert "nosuchbot" in bad.stderr and "random" in bad.stderr
+
+
+# ------------------------------------------------------------------ numeric flags
+
+HUGE = str(2**70)
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (("match", "--bot", "random", "--bot", "random", "--move-time", "nan"), "--move-time"),
+        (("match", "--bot", "random", "--bot", "random", "--move-time", "inf"), "--move-time"),
+        (("match", "--bot", "random", "--bot", "random", "--move-time", "1e12"), "--move-time"),
+        (("match", "--bot", "random", "--bot", "random", "--time-bank", "inf"), "--time-bank"),
+        (("match", "--bot", "random", "--bot", "random", "--time-bank", "-1"), "--time-bank"),
+        (("match", "--bot", "random", "--bot", "random", "--startup-time", "nan"), "--startup"),
+        (("match", "--bot", "random", "--bot", "random", "--strike-limit", "0"), "--strike-limit"),
+        (("match", "--bot", "random", "--bot", "random", "--seed", HUGE), "--seed"),
+        (("versus", "random", "random", "--games", "1", "--move-time", "-1"), "--move-time"),
+        (("versus", "random", "random", "--games", "1", "--time-bank", "-1"), "--time-bank"),
+        (("versus", "random", "random", "--games", "1", "--move-time", "nan"), "--move-time"),
+        (("versus", "random", "random", "--games", "1", "--time-bank", "1e12"), "--time-bank"),
+        (("versus", "random", "random", "--games", "0"), "--games"),
+        (("versus", "random", "random", "--games", "1", "--seed", HUGE), "--seed"),
+        (("check-bot", "random", "--move-time", "inf"), "--move-time"),
+        (("check-bot", "random", "--startup-time", "nan"), "--startup-time"),
+        (("tournament", "run", "--bot", "random", "--bot", "continent", "--seed", HUGE), "--seed"),
+        (
+            ("tournament", "run", "--bot", "random", "--bot", "continent", "--rounds", HUGE),
+            "--rounds",
+        ),
+        (
+            ("tournament", "run", "--bot", "random", "--bot", "continent", "--move-time", "inf"),
+            "--move-time",
+        ),
+        (
+            ("tournament", "run", "--bot", "random", "--bot", "continent", "--workers", "-1"),
+            "--workers",
+        ),
+        (("tournament", "resume", "abc", "--workers", "-1"), "--workers"),
+        (("demo", "--workers", "-1"), "--workers"),
+        (("odds", "3", "2", "--simulate", "0"), "--simulate"),
+        (("versus", "random", "random", "--sprt", "nan,50"), "--sprt"),
+        (("versus", "random", "random", "--sprt", "0,inf"), "--sprt"),
+    ],
+)
+def test_bad_numbers_exit_2_with_one_line(
+    capsys: Capsys, tmp_path: Path, args: tuple[str, ...], flag: str
+) -> None:
+    """Out-of-range, infinite and NaN numbers are refused before anything runs."""
+    if args[0] in ("tournament", "demo"):
+        args = (*args, "--db", str(tmp_path / "t.db"), "--no-progress")
+    code, out, err = run(capsys, *args)
+    assert code == 2, err
+    assert out == ""
+    assert flag in error_line(err)
+    assert not (tmp_path / "t.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("move_time = nan\n", "move_time"),
+        ("time_bank = inf\n", "time_bank"),
+        ("startup_time = -1.0\n", "startup_time"),
+        (f"seed = {2**70}\n", "seed"),
+        (f"rounds = {2**70}\n", "rounds"),
+        ("workers = -2\n", "workers"),
+    ],
+)
+def test_bad_numbers_in_a_config_file(capsys: Capsys, tmp_path: Path, text: str, key: str) -> None:
+    config = tmp_path / "t.toml"
+    config.write_text('bots = ["random", "continent"]\n' + text)
+    db = tmp_path / "t.db"
+    code, out, err = run(capsys, "tournament", "run", "--config", str(config), "--db", str(db))
+    assert code == 2, err
+    assert out == ""
+    line = error_line(err)
+    assert key in line and str(config) in line
+    assert not db.exists()
+
+
+def test_config_file_not_utf8(capsys: Capsys, tmp_path: Path) -> None:
+    config = tmp_path / "t.toml"
+    config.write_bytes(b'bots = ["random", "continent"]\nname = "\xff\xfe"\n')
+    code, out, err = run(capsys, "tournament", "run", "--config", str(config), "--no-progress")
+    assert code == 2, err
+    assert out == ""
+    line = error_line(err)
+    assert str(config) in line and "UTF-8" in line
