@@ -32,7 +32,7 @@ from arena.games.classic.config import CHOICES, DESCRIPTIONS, ClassicConfig, par
 from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
-from arena.progress import ProgressBar
+from arena.progress import ProgressBar, StatusLine
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import read as read_replay
@@ -690,18 +690,17 @@ def cmd_versus(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     control = {"move_time": args.move_time, "time_bank": args.time_bank, "startup_time": 10.0}
 
-    def progress(n: int, tally: stats.Tally) -> None:
-        if not args.json:
-            print(
-                f"\rgame {n}: +{tally.wins} ={tally.draws} -{tally.losses}",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+    status = StatusLine(sys.stderr, enabled=not args.json)
 
-    tally, verdict, games = versus.run_series(
-        a, b, filler, config, args.games, seed, control, sprt, progress
-    )
+    def progress(n: int, tally: stats.Tally) -> None:
+        status.show(f"game {n}/{args.games}: +{tally.wins} ={tally.draws} -{tally.losses}")
+
+    try:
+        tally, verdict, games = versus.run_series(
+            a, b, filler, config, args.games, seed, control, sprt, progress
+        )
+    finally:
+        status.close()
     elo, low, high = stats.elo_interval(tally)
     summary = {
         "a": a.name,
@@ -731,14 +730,13 @@ def cmd_versus(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, default=str))
         return EXIT_OK
-    print(file=sys.stderr)
     print(f"{a.name} v {b.name}: {tally.games} games, {args.seats} seats, seed {seed}")
     print(
         f"  {a.name} ahead {tally.wins}, level {tally.draws}, behind {tally.losses} "
         f"(score {100 * tally.score:.1f}%)"
     )
     print(
-        f"  Elo difference {elo:+.0f} (95% interval {low:+.0f} to {high:+.0f}), "
+        f"  {versus.describe_elo(elo, low, high)}, "
         f"likelihood of superiority {100 * summary['los']:.1f}%"
     )
     if sprt is not None:

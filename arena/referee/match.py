@@ -37,8 +37,9 @@ FAULT_STATUS = {
     "crash": SeatStatus.CRASH,
     "disconnect": SeatStatus.DISCONNECT,
     "protocol": SeatStatus.PROTOCOL,
-    "init": SeatStatus.INIT_FAIL,
 }
+"""The seat status of each :class:`~arena.referee.seats.Reply` fault (a seat that never
+connects is INIT_FAIL through ``absent``, not through a reply)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +133,9 @@ class MatchResult:
     decisions: int
     replay: str | None
     final: ClassicState
+    out_order: tuple[int, ...] = ()
+    """Seats in the order they left the game (eliminated or forfeited, earliest first): every
+    forfeited seat is in it, also one that forfeited after the game was already over."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``arena match --json`` object."""
@@ -203,6 +207,9 @@ class MatchRunner:
         self.decisions = 0
         self.last_request: dict[int, int] = {}
         self.last_think: dict[int, float] = {}
+        self.late_forfeits: list[int] = []
+        """Seats that forfeited once the game was already over (e.g. both seats of a
+        2-player match absent: the first forfeit ends it), in forfeit order."""
         self.replay_path = replay_path
         self.writer: ReplayWriter | None = None
         self.state = rules.new_game(seed, [bool(s and s.always_max) for s in seats])
@@ -220,7 +227,13 @@ class MatchRunner:
         if result.status == SeatStatus.OK.value:
             result.status = status.value
             result.detail = detail
-        if self.state.phase == Phase.OVER or not self.state.alive(seat):
+        if not self.state.alive(seat):
+            return
+        if self.state.phase == Phase.OVER:
+            # The engine takes no forfeit after the end, but the seat did leave: it goes
+            # last in the out order, so its status never sits outside that order.
+            if seat not in self.late_forfeits:
+                self.late_forfeits.append(seat)
             return
         step = self.rules.forfeit(self.state, seat)
         self.state = step.state
@@ -299,6 +312,7 @@ class MatchRunner:
             decisions=self.decisions,
             replay=str(self.replay_path) if self.replay_path else None,
             final=self.state,
+            out_order=(*self.state.eliminated, *self.late_forfeits),
         )
 
     async def _start_seats(self) -> None:
@@ -426,8 +440,8 @@ class MatchRunner:
                     forfeit=SeatStatus.ILLEGAL,
                     detail=f"{result.strikes} strikes, the last: {reason}",
                 )
-            remaining = None if allowance is None else allowance
-            reply = await handle.retry(rejection, remaining)
+            # A retry runs on the same clock: the seat's reply times are since the request.
+            reply = await handle.retry(rejection, allowance)
 
 
 def _checked(

@@ -21,6 +21,11 @@ from arena.sdk.bot import Bot
 MAX_MESSAGES_PER_REQUEST = 200
 """Messages a bot may send while one request is open before it counts as a flood."""
 DEBUG_TEXT_CAP = 4096
+EXIT_WAIT = 5.0
+"""Seconds to wait, when a stream ends, for the bot process to exit: an exit makes it a crash
+(or a clean disconnect with code 0), a process still running after this a disconnect. Generous
+so that a crash is still told from a disconnect on a loaded machine; it costs this much only
+once, when a bot that closed its stream but kept running forfeits."""
 
 
 @dataclass(slots=True)
@@ -127,10 +132,20 @@ class RemoteSeat:
         self.name = name or session.hello.bot_name
         self.version = session.hello.bot_version
         self.always_max = session.hello.always_max_defence
+        # Request ids on the wire never repeat on one stream: a match numbers its requests
+        # from 1, and this seat sends them shifted past every id an earlier match sent on
+        # this stream (``_offset``). A late answer from an earlier match then has an id at
+        # or below the offset and is ignored, never taken for an answer in this match.
+        self._offset = 0
+        self._highest = 0
         self._sent: set[int] = set()
+        """Wire ids sent in this match (the match's own requests, so bounded by its length)."""
         self._current = -1
         self._started = 0.0
         self._idle_debug: list[str] = []
+        self.timed_out = False
+        """Whether a request went unanswered past its time in this match: the process may
+        still be busy with it (or be frozen), so it should not be handed another match as is."""
 
     async def start(self, message: pb.MatchStart) -> str | None:
         # Late messages from a previous match on this stream belong to that match.
@@ -138,23 +153,41 @@ class RemoteSeat:
         for item in stale:
             if isinstance(item, Closed):
                 self.session.inbox.put_nowait(item)
+        self._offset = self._highest
         self._sent.clear()
+        self.timed_out = False
         self.session.send(pb.RefereeMessage(match_start=message))
         return None
 
+    def _wire_id(self, request_id: int) -> int:
+        """The id on the wire of this match's request ``request_id``."""
+        return self._offset + request_id
+
+    def _was_sent(self, wire_id: int) -> bool:
+        """Whether ``wire_id`` went to this seat: in an earlier match, or in this one."""
+        return 0 < wire_id <= self._offset or wire_id in self._sent
+
     async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply:
-        self._current = request.request_id
-        self._sent.add(request.request_id)
+        message = pb.RefereeMessage(decision=request)  # a copy: the caller's id stays
+        wire_id = message.decision.request_id = self._wire_id(request.request_id)
+        self._current = wire_id
+        self._sent.add(wire_id)
+        self._highest = max(self._highest, wire_id)
         self._started = time.perf_counter()
-        self.session.send(pb.RefereeMessage(decision=request))
+        self.session.send(message)
         return await self._wait(timeout)
 
+    def _result(self, result: pb.ActionResult) -> pb.RefereeMessage:
+        message = pb.RefereeMessage(action_result=result)
+        message.action_result.request_id = self._wire_id(result.request_id)
+        return message
+
     async def retry(self, result: pb.ActionResult, timeout: float | None) -> Reply:
-        self.session.send(pb.RefereeMessage(action_result=result))
+        self.session.send(self._result(result))
         return await self._wait(timeout)
 
     def accepted(self, result: pb.ActionResult) -> None:
-        self.session.send(pb.RefereeMessage(action_result=result))
+        self.session.send(self._result(result))
 
     async def _wait(self, timeout: float | None) -> Reply:
         debug, self._idle_debug = self._idle_debug, []
@@ -163,10 +196,12 @@ class RemoteSeat:
         while True:
             remaining = None if deadline is None else deadline - time.perf_counter()
             if remaining is not None and remaining <= 0:
+                self.timed_out = True
                 return Reply(elapsed=time.perf_counter() - self._started, debug=debug)
             try:
                 message = await asyncio.wait_for(self.session.inbox.get(), remaining)
             except TimeoutError:
+                self.timed_out = True
                 return Reply(elapsed=time.perf_counter() - self._started, debug=debug)
             elapsed = time.perf_counter() - self._started
             if isinstance(message, Closed):
@@ -196,8 +231,8 @@ class RemoteSeat:
                 )
             rid = message.action.request_id
             if rid != self._current:
-                if rid in self._sent:
-                    continue  # a late answer to an older request: ignored
+                if self._was_sent(rid):
+                    continue  # a late answer to an older request, maybe of an earlier match
                 return Reply(
                     elapsed=elapsed,
                     fault="protocol",
@@ -214,7 +249,7 @@ class RemoteSeat:
     async def _closed_fault(self, closed: Closed) -> str:
         if closed.why == "protocol":
             return "protocol"
-        if self.process is not None and await self.process.wait_exit(0.5):
+        if self.process is not None and await self.process.wait_exit(EXIT_WAIT):
             return "crash" if self.process.process.returncode != 0 else "disconnect"
         return "disconnect"
 
@@ -240,7 +275,7 @@ class RemoteSeat:
             if kind == "debug":
                 self._idle_debug.append(message.debug.text[:DEBUG_TEXT_CAP])
                 continue
-            if kind == "action" and message.action.request_id in self._sent:
+            if kind == "action" and self._was_sent(message.action.request_id):
                 continue
             return f"{kind or 'empty'} message sent while no decision was asked of this seat"
         return None

@@ -26,7 +26,7 @@ from typing import Any
 
 import multiprocessing_logging
 
-from arena.bots import BotSpec, find_bot, run_setup, version_id
+from arena.bots import BotSpec, find_bot, is_bundled, run_setup, version_id
 from arena.errors import ArenaError, ConfigError
 from arena.games.classic.config import ClassicConfig
 from arena.paths import results_home
@@ -151,8 +151,19 @@ def registered_bots(store: Store) -> dict[str, Path]:
     return {row["name"]: Path(row["path"]) for row in store.bots()}
 
 
-def register(store: Store, spec: BotSpec) -> dict[str, Any]:
-    """Record a bot and its current version; the entry a plan seats."""
+def register(store: Store, spec: BotSpec, replace: bool = False) -> dict[str, Any]:
+    """Record a bot and its current version; the entry a plan seats.
+
+    A name already registered for another folder is refused (a silent repoint would make the
+    name mean another bot), unless ``replace`` or the bot is a bundled one (its checkout moved).
+    """
+    known = registered_bots(store).get(spec.name)
+    if known is not None and known.resolve() != spec.path and not replace and not is_bundled(spec):
+        raise ConfigError(
+            f"bot name {spec.name!r} is already registered in {store.path} for {known}, not "
+            f"{spec.path}; rename one of them, or repoint the name with "
+            f"`arena bots add --replace {spec.path}`"
+        )
     vid = version_id(spec)
     store.add_bot(spec.name, spec.language, spec.description, str(spec.path))
     store.add_version(vid, spec.name, spec.version)

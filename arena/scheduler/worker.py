@@ -1,8 +1,9 @@
 """Worker processes of a tournament: each plays matches and keeps its bot processes alive.
 
 A worker holds one referee server and, per bot version, idle bot sessions left from earlier
-matches: a bot process plays many matches on one stream and is restarted only when it dies
-(or for every match with ``fresh_process``). Workers ask the kernel to kill them when the
+matches: a bot process plays many matches on one stream and is restarted when it dies, when
+it let a request go unanswered past its time (it may still be busy with it, or be frozen), or
+for every match with ``fresh_process``. Workers ask the kernel to kill them when the
 scheduler dies, and their bots die with them, so no bot outlives the tournament.
 """
 
@@ -68,6 +69,14 @@ class WorkerHost:
     def play(self, job: dict[str, Any]) -> dict[str, Any]:
         return self.loop.run_until_complete(self._play(job))
 
+    def close(self) -> None:
+        """End every bot process and the server (a worker process normally just dies)."""
+        if self.loop.is_closed():
+            return
+        self.idle.clear()
+        self.loop.run_until_complete(self.host.close())
+        self.loop.close()
+
     async def _seat(self, entry: dict[str, Any], label: str, startup: float) -> tuple[Any, str]:
         waiting = self.idle.get(entry["version_id"], [])
         while waiting:
@@ -123,7 +132,7 @@ class WorkerHost:
         return {
             "plan_index": job["plan_index"],
             "match": result.to_dict(),
-            "out_order": list(result.final.eliminated),
+            "out_order": list(result.out_order),
             "think": [s.timing() for s in result.seats],
             "started_at": started,
             "finished_at": time.time(),
@@ -138,11 +147,15 @@ class WorkerHost:
         statuses: list[str],
         fresh: bool,
     ) -> None:
-        """Keep sound bot sessions for the next match; end the others' processes."""
+        """Keep sound bot sessions for the next match; end the others' processes.
+
+        A seat that timed out is not sound even when its status allows it: its process may
+        still be working on (or frozen in) a request and would start the next match late.
+        """
         for entry, seat, status in zip(entries, seats, statuses, strict=True):
             if not isinstance(seat, RemoteSeat):
                 continue
-            if fresh or status not in REUSABLE or not BotHost.alive(seat):
+            if fresh or status not in REUSABLE or seat.timed_out or not BotHost.alive(seat):
                 await self.host.release(seat)
             else:
                 self.idle.setdefault(entry["version_id"], []).append(seat)

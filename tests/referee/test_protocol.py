@@ -672,6 +672,40 @@ def test_remote_seat_leaves_the_end_of_the_stream_for_the_next_request():
     asyncio.run(main())
 
 
+def test_request_ids_on_a_stream_never_repeat_across_matches():
+    # Every match numbers its requests from 1; on the wire a stream's ids keep rising, so a
+    # late answer to an earlier match's request is ignored, not taken for this match's.
+    async def main() -> None:
+        seat, session = _remote()
+        await seat.start(pb.MatchStart(match_id="m1"))
+        for rid in (1, 2, 3):
+            session.inbox.put_nowait(_action(rid, 0))
+            assert (await seat.ask(_request(rid), 1.0)).answer == 0
+        late = await seat.ask(_request(4), 0.05)  # unanswered in time
+        assert late.answer is None and late.fault is None
+        assert seat.timed_out
+        await seat.start(pb.MatchStart(match_id="m2"))
+        assert not seat.timed_out
+        session.inbox.put_nowait(_action(4, 9))  # the late answer, now in match 2
+        session.inbox.put_nowait(_action(1, 9))  # an id match 1 used, as match 2's 1st is
+        assert await seat.drain() is None
+        session.inbox.put_nowait(_action(2, 9))
+        session.inbox.put_nowait(_action(5, 1))
+        reply = await seat.ask(_request(1), 1.0)
+        assert (reply.answer, reply.fault) == (1, None), reply
+        seat.accepted(pb.ActionResult(request_id=1, accepted=True))
+        sent = [session.outbox.get_nowait() for _ in range(session.outbox.qsize())]
+        wire = [m.decision.request_id for m in sent if m.HasField("decision")]
+        assert wire == [1, 2, 3, 4, 5]
+        assert sent[-1].action_result.request_id == 5
+        # An id this stream was never sent is still a protocol fault.
+        session.inbox.put_nowait(_action(7, 0))
+        reply = await seat.ask(_request(2), 1.0)
+        assert reply.fault == "protocol" and "request 7, which was never sent" in reply.detail
+
+    asyncio.run(main())
+
+
 def test_in_process_seat_hears_the_rejection_that_ends_its_match():
     heard: list[str] = []
     bot = Bot()

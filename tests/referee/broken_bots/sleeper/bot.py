@@ -1,16 +1,20 @@
 """Answers late. ARENA_TEST_MODE: ``always`` sleeps ARENA_TEST_SLEEP seconds before every
 answer, ``once`` only before its first, ``slow`` before every answer (meant to be a little over
-the move time, so the bank pays until it is spent). Every request's clock fields are logged."""
+the move time, so the bank pays until it is spent), ``flagged`` before every answer while the
+file ``$ARENA_TEST_OUT/slow`` exists (so a test can make one match slow and not the next),
+``freeze`` stops its own process (SIGSTOP) at its first decision while that file exists, after
+removing it. Every request's clock fields are logged."""
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import MODE, RandomPlayer, log, note_pid
+from _shared import MODE, RandomPlayer, log, note_pid, out_path
 
 from arena.sdk import Answer, Request
 
@@ -32,8 +36,16 @@ class Sleeper(RandomPlayer):
             },
         )
         self.answered += 1
+        flag = out_path("slow")
+        flagged = flag is not None and flag.exists()
         if MODE in ("always", "slow") or (MODE == "once" and self.answered == 1):
             time.sleep(SLEEP)
+        elif MODE == "flagged" and flagged:
+            time.sleep(SLEEP)
+        elif MODE == "freeze" and flagged:
+            assert flag is not None
+            flag.unlink()
+            os.kill(os.getpid(), signal.SIGSTOP)
         return super().choose(request)
 
 
