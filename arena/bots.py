@@ -2,19 +2,33 @@
 
 ``bot.toml`` keys: ``name``, ``version`` (a label), ``language``, ``description``,
 ``command`` (how to start it: a string split like a shell line but run without a shell, or a
-list; the working directory is the bot folder), optional ``setup`` (run once before first
-use, e.g. ``npm ci``) and, for a Python bot that can also run in-process,
-``entry = "module:Class"``. A bot is named by its folder name under ``bots/`` or by a path
-to its folder. Nothing is ever written into a bot's folder except by its own ``setup``.
+list; the working directory is the bot folder), optional ``setup`` (run before first use and
+again whenever the bot's files change, e.g. ``npm ci``) and, for a Python bot that can also
+run in-process, ``entry = "module:Class"``. A bot is named by its folder name under
+``bots/``, by the name it was registered under (``arena bots add``, per results database)
+or by a path to its folder. Nothing is ever written into a bot's folder except by its own
+``setup``.
+
+``setup`` and ``command`` run in the arena's Python environment: a leading ``python`` or
+``python3`` is the arena's interpreter (``sys.executable``), a leading ``pip`` or ``pip3``
+is ``sys.executable -m pip``, and that interpreter's ``bin`` folder comes first on ``PATH``
+(as an activated virtual environment would have it), so what ``setup`` installs is what
+the bot imports.
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import hashlib
 import importlib.util
+import json
+import os
 import shlex
+import signal
 import subprocess
 import sys
+import threading
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,13 +96,24 @@ def read_spec(folder: Path) -> BotSpec:
     )
 
 
-def find_bot(name_or_path: str, registered: dict[str, Path] | None = None) -> BotSpec:
+def is_bundled(spec: BotSpec) -> bool:
+    """Whether ``spec`` is one of the bundled bots (its folder is under ``bots/``)."""
+    return spec.path.parent == bundled_bots_dir().resolve()
+
+
+def find_bot(
+    name_or_path: str, registered: dict[str, Path] | None = None, registry: str | None = None
+) -> BotSpec:
     """Resolve ``--bot`` text: a bundled bot's name, a registered bot's name (``registered``
-    maps names to folders, from ``arena bots add``), or a path to a bot folder."""
+    maps names to folders, from ``arena bots add``), or a path to a bot folder.
+
+    ``registry`` says where the registrations come from (a database path), for the error.
+    """
     candidate = Path(name_or_path)
     if ("/" in name_or_path or name_or_path.startswith(".")) and candidate.is_dir():
         return read_spec(candidate)
-    for spec in bundled_bots():
+    bundled = bundled_bots()
+    for spec in bundled:
         if spec.name == name_or_path or spec.path.name == name_or_path:
             return spec
     folder = (registered or {}).get(name_or_path)
@@ -96,9 +121,23 @@ def find_bot(name_or_path: str, registered: dict[str, Path] | None = None) -> Bo
         if not (folder / "bot.toml").is_file():
             raise BotError(f"registered bot {name_or_path!r}: its folder {folder} is gone")
         return read_spec(folder)
-    names = ", ".join(s.name for s in bundled_bots()) or "(none found)"
-    others = ", ".join(sorted(registered or {}))
-    extra = f"; registered: {others}" if others else ""
+    names = ", ".join(s.name for s in bundled) or "(none found)"
+    # A tournament records the bundled bots it plays too: they are not "registered" ones.
+    taken = {s.name for s in bundled} | {s.path.name for s in bundled}
+    paths = {s.path for s in bundled}
+    others = ", ".join(
+        sorted(
+            name
+            for name, path in (registered or {}).items()
+            if name not in taken and path.resolve() not in paths
+        )
+    )
+    where = f" in {registry}" if registry else ""
+    extra = (
+        f"; registered{where}: {others}"
+        if others
+        else (f"; none registered{where}" if registry else "")
+    )
     raise BotError(
         f"unknown bot {name_or_path!r}; bundled bots: {names}{extra}; or give a bot folder path"
     )
@@ -136,35 +175,133 @@ def load_bot(spec: BotSpec) -> Bot:
     return bot
 
 
-def setup_marker(spec: BotSpec) -> Path:
-    """Where the referee notes that a bot's ``setup`` ran (outside the bot's folder)."""
-    digest = hashlib.sha256((spec.path / "bot.toml").read_bytes()).hexdigest()[:16]
+PYTHON_WORDS = frozenset({"python", "python3"})
+"""A leading word meaning the arena's own interpreter, in ``command`` and ``setup``."""
+PIP_WORDS = frozenset({"pip", "pip3"})
+"""A leading word meaning the arena interpreter's pip (``sys.executable -m pip``)."""
+
+
+def resolve_argv(command: str | list[str]) -> list[str]:
+    """A ``bot.toml`` command or setup as argv, in the arena's Python environment.
+
+    A string is split like a shell line (no shell runs it). A leading ``python``/``python3``
+    becomes ``sys.executable`` and a leading ``pip``/``pip3`` ``sys.executable -m pip``, so
+    ``setup = "pip install -r requirements.txt"`` installs where ``command = "python bot.py"``
+    imports from, whatever ``pip`` comes first on the user's ``PATH``.
+    """
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    if not argv:
+        raise BotError("bot command is empty")
+    if argv[0] in PYTHON_WORDS:
+        return [sys.executable, *argv[1:]]
+    if argv[0] in PIP_WORDS:
+        return [sys.executable, "-m", "pip", *argv[1:]]
+    return argv
+
+
+def command_argv(spec: BotSpec) -> list[str]:
+    """How to start the bot process (see :func:`resolve_argv`)."""
+    if spec.command is None:
+        raise BotError(f"bot {spec.name!r} has no command to start it")
+    return resolve_argv(spec.command)
+
+
+def bot_environment(base: dict[str, str] | None = None) -> dict[str, str]:
+    """Variables a bot's ``setup`` and ``command`` get on top of the arena's environment.
+
+    The arena interpreter's ``bin`` folder comes first on ``PATH`` (and ``VIRTUAL_ENV`` names
+    its environment when it is one), so ``python``/``pip`` inside scripts and build tools the
+    bot runs are the arena's too.
+    """
+    env = os.environ if base is None else base
+    bindir = os.path.dirname(sys.executable)
+    rest = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p and p != bindir]
+    extra = {"PATH": os.pathsep.join([bindir, *rest])}
+    if sys.prefix != sys.base_prefix:
+        extra["VIRTUAL_ENV"] = sys.prefix
+    return extra
+
+
+def setup_marker(spec: BotSpec, version: str | None = None) -> Path:
+    """Where the referee notes that a bot's ``setup`` ran for this folder, setup command and
+    version of the bot's files (outside the bot's folder): a change to any of them runs it
+    again."""
+    key = json.dumps([str(spec.path), spec.setup, version or version_id(spec)])
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     return results_home() / "setup" / f"{spec.path.name}-{digest}.done"
 
 
+SETUP_TIMEOUT = 600.0
+"""Seconds a ``setup`` may take."""
+
+
 def run_setup(spec: BotSpec, force: bool = False) -> bool:
-    """Run the bot's ``setup`` command once (or again with ``force``); True if it ran."""
+    """Run the bot's ``setup`` (with ``force``, or when this version of its files has not had
+    it yet); True if it ran. Its output goes to stderr, never stdout (kept for ``--json``)."""
     if spec.setup is None:
         return False
-    marker = setup_marker(spec)
+    before = version_id(spec)
+    marker = setup_marker(spec, before)
     if marker.exists() and not force:
         return False
-    argv = shlex.split(spec.setup) if isinstance(spec.setup, str) else list(spec.setup)
+    argv = resolve_argv(spec.setup)
+    shown = shlex.join(argv)
+    print(f"arena: setup of bot {spec.name!r} in {spec.path}: {shown}", file=sys.stderr, flush=True)
+    tail: collections.deque[str] = collections.deque(maxlen=5)
     try:
-        done = subprocess.run(
-            argv, cwd=spec.path, capture_output=True, text=True, timeout=600, check=False
+        process = subprocess.Popen(
+            argv,
+            cwd=spec.path,
+            env={**os.environ, **bot_environment()},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise BotError(f"setup of bot {spec.name!r} ({shlex.join(argv)}) failed: {exc}") from None
-    if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+    except OSError as exc:
+        raise BotError(f"setup of bot {spec.name!r} ({shown}) failed: {exc.strerror}") from None
+    copier = threading.Thread(target=_copy_output, args=(process, tail), daemon=True)
+    copier.start()
+    try:
+        code = process.wait(SETUP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
         raise BotError(
-            f"setup of bot {spec.name!r} ({shlex.join(argv)}) exited {done.returncode}: "
-            + " | ".join(tail)
+            f"setup of bot {spec.name!r} ({shown}) took longer than {SETUP_TIMEOUT:g} s"
+        ) from None
+    except BaseException:  # Ctrl-C: do not leave the setup running
+        _kill_group(process)
+        raise
+    finally:
+        copier.join(5)
+    if code != 0:
+        raise BotError(
+            f"setup of bot {spec.name!r} ({shown}) exited {code}: "
+            + (" | ".join(line.strip() for line in tail if line.strip()) or "no output")
         )
     marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(shlex.join(argv) + "\n")
+    marker.write_text(shown + "\n")
+    after = version_id(spec)
+    if after != before:  # the setup wrote into the folder: that result is set up too
+        setup_marker(spec, after).write_text(shown + "\n")
     return True
+
+
+def _copy_output(process: subprocess.Popen[bytes], tail: collections.deque[str]) -> None:
+    """Copy the setup's output to stderr as it comes, keeping its last lines for an error."""
+    assert process.stdout is not None
+    for raw in process.stdout:
+        line = raw.decode(errors="replace")
+        tail.append(line)
+        sys.stderr.write(line)
+        sys.stderr.flush()
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """End a setup and everything it started (it runs in its own session)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 IGNORED_PARTS = {

@@ -13,9 +13,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from arena.bots import BotSpec, run_setup
+from arena.bots import BotSpec, bot_environment, command_argv, run_setup
 from arena.paths import results_home
-from arena.referee.launcher import BotProcess, Limits, launch, split_command
+from arena.referee.launcher import BotProcess, Limits, launch
 from arena.referee.seats import RemoteSeat
 from arena.referee.server import Registry, Session, start_server
 from arena.sdk.client import ADDRESS_ENV, TOKEN_ENV
@@ -59,9 +59,9 @@ class BotHost:
         run_setup(spec)
         token = self.registry.issue(log_name)
         process = await launch(
-            split_command(spec.command),
+            command_argv(spec),
             spec.path,
-            {ADDRESS_ENV: self.target, TOKEN_ENV: token},
+            {**bot_environment(), ADDRESS_ENV: self.target, TOKEN_ENV: token},
             logs_dir() / f"{log_name}.log",
             self.limits,
         )
