@@ -16,8 +16,10 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import sqlite3
 import statistics
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -39,6 +41,10 @@ class StoreError(ArenaError):
 
 class StoreBusyError(StoreError):
     """Another connection held the write lock for longer than the busy timeout."""
+
+
+class DamagedReplayError(StoreError):
+    """A stored replay whose compressed bytes no longer decompress."""
 
 
 class DuplicateMatchError(StoreError):
@@ -217,15 +223,21 @@ def _fields(
     return {**optional, **given}
 
 
-def _describe(exc: sqlite3.Error) -> tuple[type[StoreError], str]:
-    """The error class and the reason a person can act on, from SQLite's error code."""
+def _describe(exc: sqlite3.Error, path: Path | None = None) -> tuple[type[StoreError], str]:
+    """The error class and the reason a person can act on, from SQLite's error code.
+
+    A file that turns read-only under an open connection (permissions, an immutable flag, a
+    read-only remount) surfaces as a bare "disk I/O error"; with ``path`` it is named as such.
+    """
     code = getattr(exc, "sqlite_errorname", "") or ""
     if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return (
             StoreBusyError,
             "the database is busy: another connection held it longer than the busy timeout",
         )
-    if code.startswith("SQLITE_READONLY"):
+    if code.startswith("SQLITE_READONLY") or (
+        code.startswith("SQLITE_IOERR") and path is not None and not _writable(path)
+    ):
         return (
             StoreError,
             "the database is read-only (check the permissions of the file and its folder)",
@@ -247,8 +259,25 @@ def _translated(path: Path, doing: str) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as exc:
-        cls, reason = _describe(exc)
+        cls, reason = _describe(exc, path)
         raise cls(f"results database {path}: cannot {doing}: {reason}") from exc
+
+
+def _companions(path: Path) -> tuple[Path, Path]:
+    """The write-ahead log and its shared-memory index, beside the database file."""
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+def _writable(path: Path) -> bool:
+    """Whether this process may write the database: its folder, the file and whichever of its
+    -wal and -shm files exist. ``os.access`` also sees read-only mounts and immutable files."""
+    files = [f for f in (path, *_companions(path)) if f.exists()]
+    return _may_write(path.parent) and all(_may_write(f) for f in files)
+
+
+def _may_write(path: Path) -> bool:
+    """One place that asks the system (tests running as root stand in for it here)."""
+    return os.access(path, os.W_OK)
 
 
 def _connect(path: Path, busy_timeout_ms: int) -> Database:
@@ -266,17 +295,76 @@ def _connect(path: Path, busy_timeout_ms: int) -> Database:
         raise
 
 
+def _connect_read_only(path: Path, busy_timeout_ms: int) -> Database:
+    """A connection that cannot write, and does not need to.
+
+    SQLite's ``mode=ro`` still creates the -shm (and -wal) of a WAL database, which fails in a
+    folder this process may not write. There, a file with no pending write-ahead log is opened
+    ``immutable`` (nothing can be writing it: a writer would need that folder too); a pending
+    log is only readable through its existing -shm, so without one it is refused rather than
+    read stale.
+    """
+    wal, shm = _companions(path)
+    query = "mode=ro"
+    if not _may_write(path.parent):
+        pending_log = wal.exists() and wal.stat().st_size > 0
+        if not pending_log:
+            query = "mode=ro&immutable=1"
+        elif not shm.exists():
+            raise StoreError(
+                f"results database {path}: cannot read it: its write-ahead log {wal.name} holds"
+                f" changes but {shm.name} is missing and the folder is read-only"
+                " (open it once where the folder is writable)"
+            )
+    conn = sqlite3.connect(
+        f"{path.resolve().as_uri()}?{query}", uri=True, timeout=busy_timeout_ms / 1000
+    )
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # fail here, not later
+        return Database(conn)
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _check_pages(db: Database, path: Path) -> None:
+    """Refuse to write into a file whose pages are damaged: more writes would bury the damage
+    under new results. ``quick_check`` reads every page once (fast: no index cross-checks)."""
+    with _translated(path, "check it"):
+        rows = [str(row[0]) for row in db.execute("PRAGMA quick_check(1)").fetchall()]
+    if rows != ["ok"]:
+        lines = [line for row in rows for line in row.splitlines() if not line.startswith("***")]
+        raise StoreError(
+            f"results database {path} is corrupt ({lines[0] if lines else 'quick_check failed'});"
+            " it will not be written to: restore a backup, or move it aside to start a new one"
+        )
+
+
 def open_store(
     path: Path,
     *,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
     migrations: Migrations = MIGRATIONS,
+    read_only: bool = False,
+    create: bool = True,
 ) -> Store:
-    """Open (creating if absent) the results database and bring its schema up to date.
+    """Open (creating if absent, unless ``create`` is false) the results database and bring its
+    schema up to date; a file opened for writing must pass ``PRAGMA quick_check``.
 
+    ``read_only`` is for commands that only read: the file must exist (a typo must not leave an
+    empty database behind) and is opened so that a read-only file, folder or filesystem can
+    still be read. If its schema is behind, it is upgraded first when it can be written.
     ``migrations`` is for tests that simulate a later schema; callers use the default.
     """
     path = Path(path)
+    if (read_only or not create) and not path.exists():
+        raise StoreError(f"no results database at {path}")
+    if read_only:
+        store = _open_read_only(path, busy_timeout_ms, migrations)
+        if store is not None:
+            return store
+    existed = path.is_file() and path.stat().st_size > 0
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -287,12 +375,37 @@ def open_store(
         db = _connect(path, busy_timeout_ms)
     store = Store(db, path)
     try:
+        if existed:
+            _check_pages(db, path)
         with _translated(path, "apply schema migrations"):
             migrations.apply(db)
     except BaseException:
         store.close()
         raise
     return store
+
+
+def _open_read_only(path: Path, busy_timeout_ms: int, migrations: Migrations) -> Store | None:
+    """The store on a read-only connection, or None when its schema needs an upgrade that this
+    process can write (the caller then opens it for writing)."""
+    with _translated(path, "open it"):
+        db = _connect_read_only(path, busy_timeout_ms)
+    store = Store(db, path)
+    try:
+        with _translated(path, "read its schema version"):
+            pending = [m.name for m in migrations.pending(db)]
+    except BaseException:
+        store.close()
+        raise
+    if not pending:
+        return store
+    store.close()
+    if _writable(path):
+        return None
+    raise StoreError(
+        f"results database {path}: its schema is older than this arena (pending: "
+        f"{', '.join(pending)}) and it is read-only: open it once with write access to upgrade it"
+    )
 
 
 class Store:
@@ -511,8 +624,10 @@ class Store:
             raise StoreError(f"no match {match_id!r}")
         try:
             return gzip.decompress(row["replay"])
-        except (OSError, EOFError) as exc:
-            raise StoreError(f"the stored replay of match {match_id!r} is damaged: {exc}") from None
+        except (OSError, EOFError, zlib.error, TypeError) as exc:  # TypeError: not a blob
+            raise DamagedReplayError(
+                f"the stored replay of match {match_id!r} is damaged: {exc}"
+            ) from None
 
     def seats_of(self, match_id: str) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
@@ -582,12 +697,15 @@ class Store:
         """Per version that played in ``pool`` (and in ``tournament_id`` if given): rating and
         match figures, best conservative rating (mu - 3 sigma) first, unrated last.
 
-        mu, sigma and games are the current pool rating (tournament-independent); ``matches``,
-        ``wins`` (place == 1), ``avg_place``, ``faults`` ({status: count} for statuses other
-        than OK) and think times cover the selected matches. ``think_ms_p50`` is the median of
-        per-match p50s (a typical decision); ``think_ms_p99`` is the nearest-rank 95th
-        percentile of per-match p99s, so one freak match among many does not define the tail,
-        while with fewer than 20 matches it is simply the worst p99 seen.
+        Without a tournament, mu, sigma and games are the current pool rating. With one, they
+        are the rating as it stood at the end of that tournament: each version's last
+        ``mu_after``/``sigma_after`` among the tournament's matches (in plan order), and
+        ``games`` its rated matches up to then. ``matches``, ``wins`` (place == 1),
+        ``avg_place``, ``faults`` ({status: count} for statuses other than OK) and think times
+        cover the selected matches. ``think_ms_p50`` is the median of per-match p50s (a typical
+        decision); ``think_ms_p99_p95`` (also under its older name ``think_ms_p99``) is the
+        nearest-rank 95th percentile of per-match p99s, so one freak match among many does not
+        define the tail, while with fewer than 20 matches it is simply the worst p99 seen.
         """
         where, params = "WHERE m.pool = ?", (pool,)
         if tournament_id is not None:
@@ -608,9 +726,42 @@ class Store:
                 (pool,),
             )
         }
+        if tournament_id is not None:
+            at_end = self._ratings_at_end(pool, tournament_id)
+            info = {vid: {**row, **at_end.get(vid, _UNRATED)} for vid, row in info.items()}
         rows = [_leaderboard_row(info[vid], played) for vid, played in grouped.items()]
         rows.sort(key=_leaderboard_key)
         return rows
+
+    def _ratings_at_end(self, pool: str, tournament_id: str) -> dict[str, dict[str, Any]]:
+        """{version: mu, sigma, games} as they stood after the tournament's last rated match.
+
+        The history is walked in record order (the order ratings are computed in), counting each
+        version's rated games, and a version's figures are taken at its last change inside the
+        tournament, so a later tournament's games do not leak into this one's table.
+        """
+        history = self._rows(
+            "SELECT h.version_id, h.mu_after, h.sigma_after, m.tournament_id"
+            " FROM rating_history h JOIN matches m ON m.id = h.match_id"
+            " LEFT JOIN tournaments t ON t.id = m.tournament_id WHERE h.pool = ?"
+            f" ORDER BY {_RECORD_ORDER}, h.version_id",
+            (pool,),
+        )
+        games: dict[str, int] = {}
+        at_end: dict[str, dict[str, Any]] = {}
+        for change in history:
+            vid = change["version_id"]
+            games[vid] = games.get(vid, 0) + 1
+            if change["tournament_id"] == tournament_id:
+                at_end[vid] = {
+                    "mu": change["mu_after"],
+                    "sigma": change["sigma_after"],
+                    "games": games[vid],
+                }
+        return at_end
+
+
+_UNRATED: dict[str, Any] = {"mu": None, "sigma": None, "games": 0}
 
 
 def _plan_row(tournament_id: str, entry: dict[str, Any]) -> dict[str, Any]:
@@ -711,6 +862,7 @@ def _leaderboard_row(info: dict[str, Any], played: list[dict[str, Any]]) -> dict
             faults[seat["status"]] = faults.get(seat["status"], 0) + 1
     p50s = [s["think_ms_p50"] for s in played if s["think_ms_p50"] is not None]
     p99s = [s["think_ms_p99"] for s in played if s["think_ms_p99"] is not None]
+    tail = _nearest_rank(p99s, 0.95) if p99s else None
     return {
         "bot": info["bot"],
         "label": info["label"],
@@ -723,7 +875,8 @@ def _leaderboard_row(info: dict[str, Any], played: list[dict[str, Any]]) -> dict
         "avg_place": statistics.fmean(s["place"] for s in played),
         "faults": dict(sorted(faults.items())),
         "think_ms_p50": statistics.median(p50s) if p50s else None,
-        "think_ms_p99": _nearest_rank(p99s, 0.95) if p99s else None,
+        "think_ms_p99_p95": tail,
+        "think_ms_p99": tail,  # the older name of the same figure
     }
 
 

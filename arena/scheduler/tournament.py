@@ -103,7 +103,7 @@ class TournamentSettings:
         if self.strike_limit < 1:
             raise ConfigError(f"the strike limit must be at least 1, got {self.strike_limit}")
         if self.workers < 0:
-            raise ConfigError(f"workers must be ≥ 1 (0 = one per core), got {self.workers}")
+            raise ConfigError(f"workers must be 0 (one per core) or more, got {self.workers}")
         if len(set(self.bots)) < self.seats:
             raise ConfigError(
                 f"{self.seats} seats per match need at least {self.seats} different bots, "
