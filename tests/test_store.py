@@ -6,8 +6,10 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import sqlite3
 import stat
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,12 +24,11 @@ import arena.store
 from arena.errors import ArenaError
 from arena.store import (
     MIGRATIONS,
+    DamagedReplayError,
     DuplicateMatchError,
     Store,
     StoreBusyError,
     StoreError,
-    _initial,
-    _out_order,
     open_store,
 )
 
@@ -175,7 +176,8 @@ def test_open_creates_folder_file_and_schema_by_migration(db_path: Path) -> None
         assert db_path.is_file()
         assert set(store.db.table_names()) >= TABLES
         applied = store.db.execute("SELECT migration_set, name FROM _sqlite_migrations").fetchall()
-        assert applied == [("arena", "0001_initial"), ("arena", "0002_out_order")]
+        assert applied == [("arena", name) for name in SHIPPED]
+        assert SHIPPED[:2] == ["0001_initial", "0002_out_order"]
         assert MIGRATIONS.pending(store.db) == []
 
 
@@ -195,11 +197,19 @@ def test_reopening_applies_nothing_twice_and_keeps_data(db_path: Path) -> None:
         assert [b["name"] for b in store.bots()] == ["a"]
 
 
+def shipped_migrations() -> list[Any]:
+    """Every migration this arena ships, in order (all are pending on an empty database)."""
+    return MIGRATIONS.pending(Database(memory=True))
+
+
+SHIPPED = [m.name for m in shipped_migrations()]
+
+
 def later_migrations() -> Migrations:
     """The shipped migrations plus a later one that adds a column."""
     later = Migrations("arena")
-    later(name="0001_initial")(_initial)
-    later(name="0002_out_order")(_out_order)
+    for shipped in shipped_migrations():
+        later(name=shipped.name)(shipped.fn)
 
     @later(name="0099_match_notes")
     def _notes(db: Database) -> None:
@@ -221,7 +231,7 @@ def test_older_database_is_upgraded_by_a_later_migration(store: Store, db_path: 
         assert upgraded.match("m0") is not None
         assert upgraded.replay("m0") == replay_text()
     with open_store(db_path, migrations=later) as again:
-        assert count(again, "_sqlite_migrations") == 3
+        assert count(again, "_sqlite_migrations") == len(SHIPPED) + 1
 
 
 # -- recording matches -------------------------------------------------------------------------
@@ -506,7 +516,7 @@ def test_leaderboard_rows(store: Store) -> None:
     assert (a["matches"], a["wins"], a["avg_place"]) == (4, 2, 1.5)
     assert a["faults"] == {}
     assert a["think_ms_p50"] == 1.5  # median of 1, 3, 2, 1
-    assert a["think_ms_p99"] == 9.0  # fewer than 20 matches: the worst p99
+    assert a["think_ms_p99_p95"] == a["think_ms_p99"] == 9.0  # < 20 matches: the worst p99
     assert (b["wins"], b["avg_place"], b["think_ms_p50"], b["think_ms_p99"]) == (
         1,
         2.25,
@@ -521,7 +531,8 @@ def test_leaderboard_rows(store: Store) -> None:
 
     t2 = {r["version_id"]: r for r in store.leaderboard_rows("classic-3p", tournament_id="t2")}
     assert (t2["c@1"]["wins"], t2["c@1"]["matches"], t2["c@1"]["faults"]) == (1, 1, {})
-    assert t2["a@1"]["mu"] == 30.0  # the pool rating, whichever tournament is shown
+    # No rating history in t2: its table shows no rating as of its end, not today's.
+    assert (t2["a@1"]["mu"], t2["a@1"]["games"]) == (None, 0)
     assert store.leaderboard_rows("other-pool") == []
 
 
@@ -532,7 +543,8 @@ def test_think_p99_is_the_95th_percentile_once_there_are_enough_matches(store: S
         seats = [seat(0, "a@1", 1, p50=1.0, p99=p99), seat(1, "b@1", 2), seat(2, "c@1", 3)]
         store.record_match(match_dict(f"b{i}", i, "big"), seats, b"", [], [])
     (a,) = [r for r in store.leaderboard_rows("classic-3p") if r["version_id"] == "a@1"]
-    assert a["think_ms_p99"] == 19.0  # the one freak match (1000 ms) does not define the tail
+    assert a["think_ms_p99_p95"] == 19.0  # the one freak match (1000 ms) does not set the tail
+    assert a["think_ms_p99"] == a["think_ms_p99_p95"]  # the older name, kept
 
 
 # -- unusable files -------------------------------------------------------------------------------
@@ -592,3 +604,208 @@ def test_a_held_write_lock_is_reported_as_busy_after_the_timeout(db_path: Path) 
         assert isinstance(caught.value, StoreError)
         store.add_bot("a", "python", "", "bots/a")  # free again once the lock is gone
         assert [b["name"] for b in store.bots()] == ["a"]
+
+
+# -- a tournament's own leaderboard ----------------------------------------------------------------
+
+
+def rated(store: Store, match_id: str, index: int, tournament: str, mus: dict[str, Any]) -> None:
+    """Record a match whose seats finish in the order of ``mus`` ({version: (mu, sigma)})."""
+    seats = [seat(n, version, n + 1) for n, version in enumerate(mus)]
+    changes = [{**change(v, mu), "sigma_after": sigma} for v, (mu, sigma) in mus.items()]
+    ratings = [rating(v, mu, sigma) for v, (mu, sigma) in mus.items()]
+    store.record_match(match_dict(match_id, index, tournament), seats, b"", changes, ratings)
+
+
+def test_a_tournament_leaderboard_shows_the_ratings_at_its_end(store: Store) -> None:
+    store.create_tournament("t2", "second", {}, 7, plan(1))
+    rated(store, "m0", 0, "t1", {"a@1": (27.0, 7.0), "b@1": (25.0, 7.0), "c@1": (23.0, 7.0)})
+    # A later tournament's match may finish before an earlier one's: the record order counts.
+    rated(store, "n0", 0, "t2", {"b@1": (35.0, 5.0), "c@1": (30.0, 5.0), "a@1": (20.0, 5.0)})
+    rated(store, "m1", 1, "t1", {"a@1": (28.0, 6.0), "c@1": (22.0, 6.0), "b@1": (24.0, 6.0)})
+
+    def figures(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        return [(r["version_id"], r["mu"], r["sigma"], r["games"], r["matches"]) for r in rows]
+
+    assert figures(store.leaderboard_rows("classic-3p", "t1")) == [
+        ("a@1", 28.0, 6.0, 2, 2),
+        ("b@1", 24.0, 6.0, 2, 2),
+        ("c@1", 22.0, 6.0, 2, 2),
+    ]
+    # The ratings table holds whatever was written last (m1); t2 ended after three games each.
+    assert figures(store.leaderboard_rows("classic-3p", "t2")) == [
+        ("b@1", 35.0, 5.0, 3, 1),
+        ("c@1", 30.0, 5.0, 3, 1),
+        ("a@1", 20.0, 5.0, 3, 1),
+    ]
+    current = {r["version_id"]: r["mu"] for r in store.leaderboard_rows("classic-3p")}
+    assert current == {"a@1": 28.0, "b@1": 24.0, "c@1": 22.0}
+
+
+# -- reading without writing ------------------------------------------------------------------------
+
+
+def test_readers_never_create_a_database(tmp_path: Path) -> None:
+    typo = tmp_path / "typo" / "arena.db"
+    for options in ({"read_only": True}, {"create": False}):
+        with pytest.raises(StoreError) as caught:
+            open_store(typo, **options)
+        assert str(caught.value) == f"no results database at {typo}"
+        assert not typo.parent.exists()
+
+
+@pytest.fixture
+def take_write_access(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Make folders (and the files in them) not writable; root ignores permission bits, so
+    for root the store's one question to the system is answered as it would be for others."""
+    taken: list[Path] = []
+
+    def take(folder: Path) -> None:
+        for file in folder.iterdir():
+            file.chmod(0o444)
+        folder.chmod(0o555)
+        taken.append(folder.resolve())
+
+    real = arena.store._may_write
+    monkeypatch.setattr(
+        arena.store,
+        "_may_write",
+        lambda path: real(path) and not any(path.resolve().is_relative_to(t) for t in taken),
+    )
+    yield take
+    for folder in taken:
+        folder.chmod(0o755)
+        for file in folder.iterdir():
+            file.chmod(0o644)
+
+
+def test_a_database_in_a_read_only_folder_is_read_without_writing(
+    store: Store, db_path: Path, take_write_access: Any
+) -> None:
+    record(store, "m0", 0)
+    store.close()
+    assert sorted(p.name for p in db_path.parent.iterdir()) == ["arena.db"]  # log checkpointed
+    before = db_path.read_bytes()
+    take_write_access(db_path.parent)
+    with open_store(db_path, read_only=True) as reader:
+        assert [b["name"] for b in reader.bots()] == ["a", "b", "c"]
+        assert reader.replay("m0") == replay_text()
+        assert reader.leaderboard_rows("classic-3p")
+        with pytest.raises(StoreError, match="read-only"):
+            reader.add_bot("d", "python", "", "bots/d")
+    # Opened immutable: not even a -shm or -wal was made (SQLite's mode=ro alone makes both).
+    assert sorted(p.name for p in db_path.parent.iterdir()) == ["arena.db"]
+    assert db_path.read_bytes() == before
+
+
+def test_a_reader_sees_a_running_writer_s_log_or_refuses_to_read_stale(
+    store: Store, db_path: Path, tmp_path: Path, take_write_access: Any
+) -> None:
+    record(store, "m0", 0)  # committed to the -wal, not yet into the file
+    wal = db_path.with_name("arena.db-wal")
+    assert wal.stat().st_size > 0
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for name in ("arena.db", "arena.db-wal"):  # the log without its -shm
+        shutil.copy(db_path.with_name(name), copy / name)
+    take_write_access(copy)
+    with pytest.raises(StoreError, match=r"arena\.db-shm is missing") as caught:
+        open_store(copy / "arena.db", read_only=True)
+    assert "\n" not in str(caught.value)
+    # With the -shm present, the log is read: the match committed a moment ago is there.
+    with open_store(db_path, read_only=True) as reader:
+        assert reader.match("m0") is not None
+        record(store, "m1", 1)
+        assert reader.match("m1") is not None
+
+
+def test_an_older_schema_is_upgraded_by_a_reader_that_may_write_else_refused(
+    db_path: Path, take_write_access: Any
+) -> None:
+    with open_store(db_path) as store:
+        store.add_bot("a", "python", "", "bots/a")
+    later = later_migrations()
+    other = db_path.parent.parent / "other"
+    shutil.copytree(db_path.parent, other)
+    take_write_access(other)
+    with pytest.raises(StoreError, match="schema is older than this arena") as caught:
+        open_store(other / "arena.db", read_only=True, migrations=later)
+    assert "0099_match_notes" in str(caught.value)
+    with open_store(db_path, read_only=True, migrations=later) as reader:
+        assert "notes" in reader.db.table("matches").columns_dict
+        assert [b["name"] for b in reader.bots()] == ["a"]
+
+
+# -- damaged files and files that turn read-only ------------------------------------------------------
+
+
+def corrupt_a_page(path: Path) -> None:
+    """Overwrite part of the seats table's root page (the file's header stays intact)."""
+    conn = sqlite3.connect(path)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'seats'").fetchone()[0]
+    conn.close()
+    with path.open("r+b") as file:
+        file.seek((root - 1) * page_size + 8)
+        file.write(b"\xff\x00" * 64)
+
+
+def test_a_corrupt_database_is_not_written_to(store: Store, db_path: Path) -> None:
+    for i in range(6):
+        record(store, f"m{i}", i)
+    store.close()
+    corrupt_a_page(db_path)
+    before = db_path.read_bytes()
+    with pytest.raises(StoreError, match="is corrupt") as caught:
+        open_store(db_path)
+    assert "\n" not in str(caught.value) and "will not be written to" in str(caught.value)
+    assert str(db_path) in str(caught.value)
+    assert db_path.read_bytes() == before
+
+
+def test_a_damaged_stored_replay_is_a_store_error(store: Store) -> None:
+    record(store, "m0", 0)
+    good = store.db.execute("SELECT replay FROM matches WHERE id = 'm0'").fetchone()[0]
+    damaged = good[:12] + b"\xff" * 8 + good[20:]  # the gzip header holds, the deflate data not
+    store.db.execute("UPDATE matches SET replay = ? WHERE id = 'm0'", (damaged,))
+    store.db.conn.commit()
+    with pytest.raises(DamagedReplayError, match="stored replay of match 'm0' is damaged"):
+        store.replay("m0")
+
+
+def test_an_io_error_on_a_file_turned_read_only_says_read_only(
+    db_path: Path, take_write_access: Any
+) -> None:
+    with open_store(db_path) as store:
+        store.add_bot("a", "python", "", "bots/a")
+        io_error = sqlite3.OperationalError("disk I/O error")
+        io_error.sqlite_errorname = "SQLITE_IOERR_WRITE"  # type: ignore[attr-defined]
+
+        def fail() -> None:
+            with arena.store._translated(db_path, "record match 'm0'"):
+                raise io_error
+
+        with pytest.raises(StoreError, match="disk I/O error"):
+            fail()  # a writable file: a real I/O error, said as SQLite says it
+        take_write_access(db_path.parent)
+        with pytest.raises(StoreError, match="the database is read-only") as caught:
+            fail()
+        assert str(caught.value).startswith(f"results database {db_path}: cannot record match")
+
+
+def test_a_write_log_made_immutable_under_a_running_writer_is_called_read_only(
+    store: Store, db_path: Path
+) -> None:
+    """For real where the system allows it: ``chattr +i`` fails the writer's next write with
+    SQLITE_IOERR_WRITE ("disk I/O error"), as a read-only remount does."""
+    chattr = shutil.which("chattr")
+    record(store, "m0", 0)
+    wal = db_path.with_name("arena.db-wal")
+    if chattr is None or subprocess.run([chattr, "+i", str(wal)], check=False).returncode:
+        pytest.skip("no chattr +i here (needs root on a filesystem with the immutable flag)")
+    try:
+        with pytest.raises(StoreError, match="the database is read-only"):
+            for i in range(1, 6):
+                record(store, f"m{i}", i)
+    finally:
+        subprocess.run([chattr, "-i", str(wal)], check=True)
