@@ -112,6 +112,24 @@ def run_series(
     return tally, verdict, played
 
 
-def pairs_needed(games: int) -> int:
-    """Games rounded up to whole rotation pairs for two seats."""
-    return 2 * math.ceil(games / 2)
+def describe_elo(elo: float, low: float, high: float) -> str:
+    """The Elo estimate and its 95% interval in words.
+
+    A series won (or lost) in every game has no finite estimate yet: say so rather than print
+    ``+inf``; an interval open on one side is a bound. ``-0`` is printed ``+0``.
+    """
+
+    def signed(value: float) -> str:
+        return f"{round(value):+d}"
+
+    if not math.isfinite(elo):
+        return "Elo difference not yet measurable (one bot was ahead in every game)"
+    if math.isfinite(low) and math.isfinite(high):
+        interval = f"{signed(low)} to {signed(high)}"
+    elif math.isfinite(low):
+        interval = f"at least {signed(low)}"
+    elif math.isfinite(high):
+        interval = f"at most {signed(high)}"
+    else:
+        interval = "not yet measurable"
+    return f"Elo difference {signed(elo)} (95% interval {interval})"

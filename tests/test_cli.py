@@ -3,11 +3,14 @@ installed console script."""
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,9 @@ import pytest
 
 from arena.cli import main
 from arena.games.classic.config import CHOICES, ClassicConfig
+from arena.progress import ProgressBar, StatusLine
+from arena.scheduler.tournament import Progress as Update
+from arena.versus import describe_elo
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -473,3 +479,114 @@ def test_config_file_not_utf8(capsys: Capsys, tmp_path: Path) -> None:
     assert out == ""
     line = error_line(err)
     assert str(config) in line and "UTF-8" in line
+
+
+# ------------------------------------------------------------------ progress output
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_without_a_terminal_is_one_full_line_per_update() -> None:
+    stream = io.StringIO()
+    started = time.time() - 60
+    with ProgressBar("tournament abc", stream=stream) as bar:
+        assert not bar.live
+        for done in (1, 2, 3):
+            bar.update(Update(done=done, total=3, started=started, leader="strong"))
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith("tournament abc: 1/3 matches, ")
+    assert "matches/min" in lines[0] and " left, leader: strong" in lines[0]
+    assert lines[2].startswith("tournament abc: 3/3 matches, ") and "left" not in lines[2]
+    assert "\r" not in stream.getvalue() and "\x1b" not in stream.getvalue()
+
+
+def test_progress_rate_counts_only_this_run() -> None:
+    """A resumed run reports the matches it played per minute, not those recorded earlier."""
+    stream = io.StringIO()
+    bar = ProgressBar("t", stream=stream)
+    bar.update(Update(done=50, total=50, started=time.time() - 60, leader="x", resumed_from=50))
+    bar.update(Update(done=51, total=60, started=time.time() - 60, leader="x", resumed_from=50))
+    first, second = stream.getvalue().splitlines()
+    assert first == "t: 50/50 matches, leader: x"
+    assert "matches/min" in second and float(second.split(", ")[1].split()[0]) < 2
+
+
+def test_progress_disabled_prints_nothing() -> None:
+    stream = _Terminal()
+    with ProgressBar("t", enabled=False, stream=stream) as bar:
+        bar.update(Update(done=1, total=2, started=time.time(), leader="x"))
+    assert stream.getvalue() == ""
+
+
+def test_progress_on_a_terminal_is_a_live_bar() -> None:
+    with ProgressBar("t", stream=_Terminal()) as bar:
+        assert bar.live and bar.bar.live.is_started
+    assert not bar.bar.live.is_started
+
+
+def test_status_line_redraws_on_a_terminal_and_prints_lines_otherwise() -> None:
+    piped, terminal = io.StringIO(), _Terminal()
+    for stream in (piped, terminal):
+        status = StatusLine(stream)
+        status.show("game 1")
+        status.show("game 2")
+        status.close()
+    assert piped.getvalue() == "game 1\ngame 2\n"
+    assert terminal.getvalue().count("\r") == 2 and terminal.getvalue().endswith("game 2\n")
+
+
+def test_versus_progress_piped_is_one_line_per_game(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [arena_script(), "versus", "random", "continent", "--games", "3", "--seed", "4", *RULES],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ARENA_HOME": str(tmp_path / "home")},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["game 1/3", "game 2/3", "game 3/3"]
+    assert "inf" not in done.stdout and "-0 " not in done.stdout
+
+
+def test_tournament_progress_piped_is_one_line_per_match(tmp_path: Path) -> None:
+    args = ["tournament", "run", "--bot", "random", "--bot", "continent", "--rounds", "2"]
+    done = subprocess.run(
+        [arena_script(), *args, *RULES, "--seed", "3", "--db", str(tmp_path / "t.db")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ARENA_HOME": str(tmp_path / "home"), "COLUMNS": "40"},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) >= 2 and "\r" not in done.stderr
+    counts = [line.split(": ")[1].split(",")[0] for line in lines]
+    assert counts[0] == "0/4 matches" and counts[-1] == "4/4 matches"
+    assert counts == sorted(counts)
+    assert all(" leader: " in line for line in lines)
+    assert ", leader: " in lines[-1] and "matches/min" in lines[-1]
+    assert "…" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("numbers", "text"),
+    [
+        ((math.inf, math.inf, math.inf), "Elo difference not yet measurable"),
+        ((-math.inf, -math.inf, -math.inf), "Elo difference not yet measurable"),
+        ((-0.3, -12.2, 11.8), "Elo difference +0 (95% interval -12 to +12)"),
+        ((-0.0, 0.0, 0.0), "Elo difference +0 (95% interval +0 to +0)"),
+        ((191.0, 35.4, math.inf), "Elo difference +191 (95% interval at least +35)"),
+        ((-191.0, -math.inf, -35.4), "Elo difference -191 (95% interval at most -35)"),
+        ((0.0, -math.inf, math.inf), "Elo difference +0 (95% interval not yet measurable)"),
+    ],
+)
+def test_elo_in_words(numbers: tuple[float, float, float], text: str) -> None:
+    assert describe_elo(*numbers).startswith(text)
