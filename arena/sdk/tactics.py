@@ -203,15 +203,6 @@ def reroll_choice(attacker_dice: Sequence[int], defender_dice: Sequence[int]) ->
     return losing[-1] if losing else None
 
 
-def is_enemy(view: dict[str, Any], territory: int, of: int) -> bool:
-    """Whether ``territory`` belongs to a seat that could attack seat ``of``.
-
-    Neutral (-1) and unclaimed (-2) territories never attack.
-    """
-    owner = view["owner"][territory]
-    return owner >= 0 and owner != of
-
-
 def threat(view: dict[str, Any], board: BoardInfo, territory: int) -> int:
     """Enemy armies adjacent to ``territory`` that could attack it: sum of (armies - 1).
 

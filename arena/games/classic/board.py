@@ -63,10 +63,6 @@ class Board:
                 return tid
         raise ValueError(f"unknown territory {name_or_id!r}")
 
-    def card_territory(self, card: CardId) -> TerritoryId | None:
-        """The territory shown on a card, or None for a wild card."""
-        return card if card < self.size else None
-
     def to_dict(self) -> dict[str, object]:
         """The board as plain data (sent to bots at match start, kept in replays)."""
         return {
