@@ -41,7 +41,11 @@ class BotHost:
     async def open(self) -> BotHost:
         self._workdir = Path(tempfile.mkdtemp(prefix="arena-"))
         address = self.address or f"unix:{self._workdir}/referee.sock"
-        self._server, self.target = await start_server(self.registry, address)
+        try:
+            self._server, self.target = await start_server(self.registry, address)
+        except BaseException:  # e.g. an address that cannot be served on: leave nothing
+            await self.close()
+            raise
         return self
 
     async def __aenter__(self) -> BotHost:

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 
 from arena import __version__
+from arena.errors import ArenaError
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.protocol.codec import PROTOCOL_VERSION
@@ -25,6 +29,10 @@ TRANSPORT_MAX_BYTES = 16 * MAX_MESSAGE_BYTES
 """Largest message gRPC reads at all. Over this gRPC cancels the stream itself and the referee
 only sees it end, like a disconnect; between the two the referee reads the message and calls
 it a protocol fault (gRPC's own limit cannot be told apart from the bot closing its stream)."""
+
+
+UNREADABLE_FIRST = "the first message must be Hello; it could not be read as a BotMessage"
+"""The detail of the INVALID_ARGUMENT status that ends a stream whose first bytes do not parse."""
 
 
 @dataclass(slots=True)
@@ -98,6 +106,9 @@ class RefereeServicer(arena_pb2_grpc.RefereeServicer):
         except (TimeoutError, StopAsyncIteration):
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "send Hello first")
             return
+        except Exception:  # grpc raises its own types for bytes that do not parse
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, UNREADABLE_FIRST)
+            return
         if first.WhichOneof("message") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Hello")
             return
@@ -154,10 +165,58 @@ async def _pump(request_iterator: AsyncIterator[pb.BotMessage], session: Session
     session.inbox.put_nowait(closed)
 
 
+ADDRESS_FORMS = "HOST:PORT (a port number 0-65535; 0 picks a free one) or unix:/PATH"
+
+
+def check_address(address: str) -> None:
+    """Refuse an address gRPC could not serve on, saying which forms it takes."""
+    if address.startswith("unix:"):
+        if address == "unix:":
+            raise ArenaError(f"cannot serve the referee on {address!r}: no socket path after unix:")
+        return
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise ArenaError(f"cannot serve the referee on {address!r}: expected {ADDRESS_FORMS}")
+
+
+def _bind_problem(address: str) -> str | None:
+    """Why ``address`` cannot be bound, as the operating system puts it, or None if it can.
+
+    Tried before gRPC binds, because gRPC only says "Failed to bind" (and logs its own line
+    to stderr); a TCP port is probed without SO_REUSEPORT, so a port another server holds is
+    refused rather than shared with it.
+    """
+    if address.startswith("unix:"):
+        path = address[len("unix:") :]
+        if path.startswith("//"):  # unix:///abs/path, gRPC's URI form of unix:/abs/path
+            path = path[2:]
+        folder = Path(path).parent
+        if not folder.is_dir():
+            return f"no folder {folder}"
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"the folder {folder} is not writable"
+        return None
+    host, _, port = address.rpartition(":")
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)
+        family, kind, proto, _, where = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(where)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
 async def start_server(
     registry: Registry, address: str, hello_timeout: float = 10.0
 ) -> tuple[grpc.aio.Server, str]:
-    """Serve the referee on ``address`` (``unix:PATH`` or ``HOST:PORT``); returns the bound target."""
+    """Serve the referee on ``address`` (``unix:/PATH`` or ``HOST:PORT``); returns the bound
+    target. An address that cannot be served on is an :class:`ArenaError` saying why."""
+    check_address(address)
+    problem = _bind_problem(address)
+    if problem is not None:
+        raise ArenaError(f"cannot serve the referee on {address!r}: {problem}")
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", TRANSPORT_MAX_BYTES),
@@ -165,7 +224,12 @@ async def start_server(
         ]
     )
     arena_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(registry, hello_timeout), server)
-    port = server.add_insecure_port(address)
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError:  # "Failed to bind to address ...", without the reason
+        port = 0
+    if port == 0:  # gRPC's "no port bound" (it raises or returns 0, by version)
+        raise ArenaError(f"cannot serve the referee on {address!r}: gRPC could not bind it")
     if address.startswith("unix:"):
         target = address
     else:

@@ -46,7 +46,15 @@ from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import classic_pb2 as cpb
 from arena.referee.match import TimeControl, play_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
-from arena.referee.server import MAX_MESSAGE_BYTES, Closed, Registry, Session, start_server
+from arena.referee.server import (
+    MAX_MESSAGE_BYTES,
+    UNREADABLE_FIRST,
+    Closed,
+    Registry,
+    Session,
+    check_address,
+    start_server,
+)
 from arena.sdk.bot import Bot, Request
 from tests.referee import Arena, Played, broken, rules_for
 
@@ -160,6 +168,7 @@ def test_handshake_accepts_the_issued_token_once(tmp_path):
         ("debug first", grpc.StatusCode.INVALID_ARGUMENT),
         ("action first", grpc.StatusCode.INVALID_ARGUMENT),
         ("empty first", grpc.StatusCode.INVALID_ARGUMENT),
+        ("garbage first", grpc.StatusCode.INVALID_ARGUMENT),
         ("nothing", grpc.StatusCode.DEADLINE_EXCEEDED),
         ("half-close", grpc.StatusCode.DEADLINE_EXCEEDED),
     ],
@@ -178,9 +187,13 @@ def test_handshake_errors(tmp_path, first, code):
             stream.send(pb.BotMessage(action=pb.Action(request_id=1, option_index=0)))
         elif first == "empty first":
             stream.send(b"")
+        elif first == "garbage first":
+            stream.send(b"\x07" + random.Random(2).randbytes(40))
         elif first == "half-close":
             stream.half_close()
         assert await stream.reply() == code
+        if first == "garbage first":  # a documented status and detail, not UNKNOWN
+            assert await stream.call.details() == UNREADABLE_FIRST
         # A refused handshake does not use the token up.
         retry = Stream(channel)
         retry.send(hello(token))
@@ -241,6 +254,50 @@ def test_how_a_stream_ends_reaches_the_session(tmp_path, ending, why):
         session.finish()
 
     serve(tmp_path, test)
+
+
+@pytest.mark.parametrize(
+    ("address", "why"),
+    [
+        ("nonsense", "expected HOST:PORT"),
+        ("nonsense:xx", "expected HOST:PORT"),
+        ("127.0.0.1:65536", "expected HOST:PORT"),
+        (":50051", "expected HOST:PORT"),
+        ("unix:", "no socket path"),
+        ("unix:/no/such/folder/referee.sock", "no folder /no/such/folder"),
+        ("in use", "Address already in use"),
+    ],
+)
+def test_an_address_that_cannot_be_served_on_is_one_arena_error(address, why):
+    import socket
+
+    from arena.errors import ArenaError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        if address == "in use":
+            address = f"127.0.0.1:{taken.getsockname()[1]}"
+        with pytest.raises(ArenaError) as caught:
+            asyncio.run(start_server(Registry(), address))
+    message = str(caught.value)
+    assert message.startswith(f"cannot serve the referee on {address!r}: ")
+    assert why in message and "\n" not in message
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:0", "[::1]:50051", "unix:/tmp/x.sock"])
+def test_addresses_in_the_documented_forms_pass_the_check(address):
+    check_address(address)
+
+
+def test_a_tcp_address_serves_and_reports_the_port_it_bound(tmp_path):
+    async def main() -> str:
+        server, target = await start_server(Registry(), "127.0.0.1:0")
+        await server.stop(0)
+        return target
+
+    host, _, port = asyncio.run(main()).rpartition(":")
+    assert host == "127.0.0.1" and int(port) > 0
 
 
 # ------------------------------------------------------------------------ codec

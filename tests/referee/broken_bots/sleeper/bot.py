@@ -38,9 +38,8 @@ class Sleeper(RandomPlayer):
         self.answered += 1
         flag = out_path("slow")
         flagged = flag is not None and flag.exists()
-        if MODE in ("always", "slow") or (MODE == "once" and self.answered == 1):
-            time.sleep(SLEEP)
-        elif MODE == "flagged" and flagged:
+        slow = MODE in ("always", "slow") or (MODE == "once" and self.answered == 1)
+        if slow or (MODE == "flagged" and flagged):
             time.sleep(SLEEP)
         elif MODE == "freeze" and flagged:
             assert flag is not None
