@@ -406,6 +406,9 @@ _STATUS = {
     "PROTOCOL": pb.SEAT_STATUS_PROTOCOL,
 }
 _STATUS_NAME = {v: k for k, v in _STATUS.items()}
+UNKNOWN_STATUS = "UNKNOWN"
+"""How :func:`match_end_to_dict` spells a status it does not know (``SEAT_STATUS_UNSPECIFIED``
+or one a newer referee added): never ``OK``, so a bot cannot take a forfeit for a clean end."""
 
 
 def match_end_to_pb(
@@ -430,7 +433,7 @@ def match_end_to_pb(
 
 
 def match_end_to_dict(msg: pb.MatchEnd) -> dict[str, Any]:
-    """What :meth:`arena.sdk.Bot.finish` receives."""
+    """What :meth:`arena.sdk.Bot.finish` receives (an unknown status is ``"UNKNOWN"``)."""
     return {
         "match_id": msg.match_id,
         "places": [s.place for s in msg.seats],
@@ -439,7 +442,7 @@ def match_end_to_dict(msg: pb.MatchEnd) -> dict[str, Any]:
                 "seat": s.seat,
                 "bot": s.bot,
                 "place": s.place,
-                "status": _STATUS_NAME.get(s.status, "OK"),
+                "status": _STATUS_NAME.get(s.status, UNKNOWN_STATUS),
                 "strikes": s.strikes,
             }
             for s in msg.seats

@@ -285,6 +285,24 @@ def test_an_address_that_cannot_be_served_on_is_one_arena_error(address, why):
     assert why in message and "\n" not in message
 
 
+@pytest.mark.parametrize("address", ["nonsense", "nonsense:xx", "in use"])
+def test_arena_match_with_an_address_it_cannot_serve_on_is_a_usage_error(address, capsys):
+    import socket
+
+    from arena.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        if address == "in use":
+            address = f"127.0.0.1:{taken.getsockname()[1]}"
+        code = main(["match", "--bot", "random", "--bot", "random", "--address", address])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith(f"arena: error: cannot serve the referee on {address!r}: ")
+    assert err.count("\n") == 1
+
+
 @pytest.mark.parametrize("address", ["127.0.0.1:0", "[::1]:50051", "unix:/tmp/x.sock"])
 def test_addresses_in_the_documented_forms_pass_the_check(address):
     check_address(address)
@@ -398,6 +416,24 @@ def test_codec_round_trips_match_start_and_end():
         assert end["seats"] == lines
         assert end["places"] == [line["place"] for line in lines]
         assert end["winner"] == winner and end["end"] == "mission" and end["match_id"] == "abc"
+
+
+def test_codec_decodes_a_status_it_does_not_know_as_unknown_never_ok():
+    # 0 is SEAT_STATUS_UNSPECIFIED; 99 stands for a status a newer referee may add. Both
+    # still decode (a bot must be able to finish), as a value no real status has.
+    end = pb.MatchEnd(
+        match_id="m",
+        seats=[
+            pb.SeatResult(seat=0, bot="a", place=1, status=pb.SEAT_STATUS_OK),
+            pb.SeatResult(seat=1, bot="b", place=2, status=0),
+            pb.SeatResult(seat=2, bot="c", place=3, status=99),  # type: ignore[arg-type]
+        ],
+        end_reason="domination",
+        winner=0,
+    )
+    decoded = codec.match_end_to_dict(_wire(end))
+    assert [s["status"] for s in decoded["seats"]] == ["OK", "UNKNOWN", "UNKNOWN"]
+    assert codec.UNKNOWN_STATUS == "UNKNOWN"
 
 
 U32 = st.integers(0, 2**32 - 1)
