@@ -17,6 +17,7 @@ import gzip
 import json
 import math
 import os
+import socket
 import sqlite3
 import statistics
 import zlib
@@ -32,6 +33,10 @@ from sqlite_utils.migrations import Migrations
 from arena.errors import ArenaError
 
 TOURNAMENT_STATUSES = ("planned", "running", "stopped", "finished")
+INTERRUPTED = "interrupted"
+"""Shown instead of ``running`` when the tournament's scheduler is gone (never stored)."""
+STALE_HEARTBEAT_SECONDS = 300.0
+"""A running tournament whose scheduler has not written for this long is interrupted."""
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 
 
@@ -158,6 +163,15 @@ def _out_order(db: Database) -> None:
     """The order seats went out (eliminated or forfeited), so a ratings rebuild ranks
     forfeits exactly as the live rating did."""
     db.execute("ALTER TABLE matches ADD COLUMN out_order_json TEXT")
+
+
+@MIGRATIONS(name="0003_scheduler_heartbeat")
+def _scheduler_heartbeat(db: Database) -> None:
+    """Which process runs a tournament and when it last showed life, so a scheduler killed
+    with ``kill -9`` shows as interrupted instead of running forever."""
+    db.execute("ALTER TABLE tournaments ADD COLUMN runner_pid INTEGER")
+    db.execute("ALTER TABLE tournaments ADD COLUMN runner_host TEXT")
+    db.execute("ALTER TABLE tournaments ADD COLUMN heartbeat_at TEXT")
 
 
 # Columns a caller gives for each kind of row: required names, and optional ones with defaults.
@@ -385,6 +399,15 @@ def open_store(
     return store
 
 
+def empty_store(path: Path, migrations: Migrations = MIGRATIONS) -> Store:
+    """An empty in-memory database with the current schema, named ``path``: what read commands
+    see while the default database has not been made yet (no results, and no file created)."""
+    db = Database(memory=True)
+    with _translated(path, "set up an empty database"):
+        migrations.apply(db)
+    return Store(db, path)
+
+
 def _open_read_only(path: Path, busy_timeout_ms: int, migrations: Migrations) -> Store | None:
     """The store on a read-only connection, or None when its schema needs an upgrade that this
     process can write (the caller then opens it for writing)."""
@@ -531,8 +554,59 @@ class Store:
             if cursor.rowcount == 0:
                 raise StoreError(f"no tournament {id!r}")
 
+    def claim_tournament(self, id: str, pid: int, host: str) -> None:
+        """Mark the tournament running in process ``pid`` on ``host``, heartbeat now."""
+        with self._write(f"start tournament {id!r}") as db:
+            cursor = db.execute(
+                "UPDATE tournaments SET status = 'running', runner_pid = ?, runner_host = ?,"
+                " heartbeat_at = ? WHERE id = ?",
+                (pid, host, _now(), id),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"no tournament {id!r}")
+
+    def heartbeat(self, id: str) -> None:
+        """Note that the tournament's scheduler is alive (see :func:`live_status`)."""
+        with self._write(f"note the heartbeat of tournament {id!r}") as db:
+            db.execute("UPDATE tournaments SET heartbeat_at = ? WHERE id = ?", (_now(), id))
+
+    def reseat_versions(
+        self, id: str, from_index: int, renamed: dict[str, str], settings: dict[str, Any]
+    ) -> None:
+        """Seat new bot versions in the plan entries from ``from_index`` on (``renamed`` maps
+        old version ids to new ones) and store the updated ``settings``, in one transaction.
+
+        Only unplayed entries change: recorded matches keep the versions that played them.
+        """
+        with self._write(f"record new bot versions in tournament {id!r}") as db:
+            if db.execute(
+                "SELECT 1 FROM matches WHERE tournament_id = ? AND plan_index >= ?",
+                (id, from_index),
+            ).fetchone():
+                raise StoreError(
+                    f"tournament {id!r} has matches recorded from plan index {from_index} on"
+                )
+            rows = db.execute(
+                "SELECT plan_index, seats_json FROM plan WHERE tournament_id = ? AND plan_index >= ?",
+                (id, from_index),
+            ).fetchall()
+            for index, seats_json in rows:
+                seats = [renamed.get(v, v) for v in json.loads(seats_json)]
+                db.execute(
+                    "UPDATE plan SET seats_json = ? WHERE tournament_id = ? AND plan_index = ?",
+                    (json.dumps(seats), id, index),
+                )
+            db.execute(
+                "UPDATE tournaments SET settings_json = ? WHERE id = ?",
+                (json.dumps(settings, sort_keys=True), id),
+            )
+
     def tournament(self, id: str) -> dict[str, Any] | None:
-        """One tournament (settings decoded, ``recorded`` = matches so far), or None."""
+        """One tournament (settings decoded, ``recorded`` = matches so far), or None.
+
+        ``status`` is :func:`live_status`: ``interrupted`` for a running one whose scheduler
+        is gone; ``stored_status`` is what the row says.
+        """
         rows = self._tournament_rows("WHERE t.id = ?", (id,))
         return rows[0] if rows else None
 
@@ -548,6 +622,8 @@ class Store:
         )
         for row in rows:
             row["settings"] = json.loads(row.pop("settings_json"))
+            row["stored_status"] = row["status"]
+            row["status"] = live_status(row)
         return rows
 
     def planned(self, id: str) -> list[dict[str, Any]]:
@@ -762,6 +838,48 @@ class Store:
 
 
 _UNRATED: dict[str, Any] = {"mu": None, "sigma": None, "games": 0}
+
+
+def live_status(row: dict[str, Any], now: datetime | None = None) -> str:
+    """A tournament row's status as a person should read it.
+
+    A ``running`` tournament is :data:`INTERRUPTED` when its scheduler cannot be running it
+    any more: its process is gone (checked when it ran on this host), its heartbeat is older
+    than :data:`STALE_HEARTBEAT_SECONDS`, or it never had one (an older arena ran it).
+    """
+    status = str(row["status"])
+    if status != "running":
+        return status
+    beat = row.get("heartbeat_at")
+    if beat is None:
+        return INTERRUPTED
+    try:
+        age = ((now or datetime.now(UTC)) - datetime.fromisoformat(beat)).total_seconds()
+    except (TypeError, ValueError):
+        return INTERRUPTED
+    if age > STALE_HEARTBEAT_SECONDS:
+        return INTERRUPTED
+    pid = row.get("runner_pid")
+    if row.get("runner_host") == socket.gethostname() and pid is not None and not _alive(pid):
+        return INTERRUPTED
+    return status
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this host (a zombie has ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OverflowError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc (not Linux): the signal check is all there is
+    return stat[stat.rindex(")") + 2 :][:1] not in ("Z", "X")
 
 
 def _plan_row(tournament_id: str, entry: dict[str, Any]) -> dict[str, Any]:

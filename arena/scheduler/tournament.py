@@ -10,15 +10,19 @@ exactly once, also after ``kill -9`` of the scheduler or a worker.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
 import secrets
+import shutil
+import socket
 import time
 import tomllib
 import uuid
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,11 +30,12 @@ from typing import Any
 
 import multiprocessing_logging
 
-from arena.bots import BotSpec, find_bot, is_bundled, run_setup, version_id
-from arena.errors import ArenaError, ConfigError
+from arena.bots import BotSpec, find_bot, is_bundled, read_spec, run_setup, version_id
+from arena.errors import ArenaError, BotError, ConfigError
 from arena.games.classic.config import ClassicConfig
 from arena.paths import results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
+from arena.referee.launcher import split_command
 from arena.scheduler.plan import make_plan
 from arena.scheduler.worker import entry_spec, init_worker, play_job
 from arena.store import Store
@@ -38,6 +43,14 @@ from arena.store import Store
 log = logging.getLogger("arena.tournament")
 
 MAX_POOL_RESTARTS = 5
+IN_FLIGHT_PER_WORKER = 2
+"""Matches submitted to the pool per worker at a time (one playing, one queued)."""
+AHEAD_PER_WORKER = 4
+"""Unrecorded matches (in flight or waiting for an earlier one) per worker at a time."""
+HEARTBEAT_SECONDS = 10.0
+"""How often a running scheduler notes in the database that it is alive."""
+POOL_STOP_SECONDS = 30.0
+"""How long stopping waits for the pool's manager thread once its workers are killed."""
 
 
 @dataclass(slots=True)
@@ -179,11 +192,56 @@ def register(store: Store, spec: BotSpec, replace: bool = False) -> dict[str, An
     }
 
 
+class BotsCannotStart(ConfigError):
+    """A bot's command cannot be started, so every match it sits in would fail."""
+
+
+def cannot_start(spec: BotSpec) -> str | None:
+    """Why the bot's process cannot be started (its command's program is not found), or None.
+
+    The program is looked up as the launcher runs it: on ``PATH`` for a bare name, in the bot
+    folder for a path.
+    """
+    if spec.command is None:
+        return "it has no command: tournaments run bots as processes"
+    try:
+        program = split_command(spec.command)[0]
+    except (ArenaError, ValueError) as exc:
+        return f"its command {spec.command!r} cannot be read: {exc}"
+    if "/" not in program:
+        if shutil.which(program) is None:
+            return f"its command's program {program!r} is not on PATH"
+        return None
+    path = spec.path / program
+    if not path.is_file():
+        return f"its command's program {program!r} does not exist in {spec.path}"
+    if not os.access(path, os.X_OK):
+        return f"its command's program {program!r} in {spec.path} is not executable"
+    return None
+
+
+def refuse_unstartable(specs: list[BotSpec], after_setup: bool = False) -> None:
+    """Refuse, in one line naming them, bots whose process cannot be started.
+
+    Before setup (``after_setup`` False) a bot with a ``setup`` is given the benefit of the
+    doubt: its setup may build the program (``make`` before ``./bot``).
+    """
+    reasons = [
+        f"bot {spec.name!r} cannot start: {why}"
+        for spec in specs
+        if (why := cannot_start(spec)) is not None and (after_setup or spec.setup is None)
+    ]
+    if reasons:
+        raise BotsCannotStart("; ".join(reasons))
+
+
 def create(store: Store, settings: TournamentSettings) -> str:
     """Register the bots, make the plan and store it with the tournament; returns its id."""
     config = settings.check()
     known = registered_bots(store)
-    entries = [register(store, find_bot(name, known)) for name in dict.fromkeys(settings.bots)]
+    specs = [find_bot(name, known) for name in dict.fromkeys(settings.bots)]
+    refuse_unstartable(specs)
+    entries = [register(store, spec) for spec in specs]
     by_version = {e["version_id"]: e for e in entries}
     if len(by_version) < len(entries):
         raise ConfigError("two of the bots are the same version (identical folders)")
@@ -210,6 +268,67 @@ def create(store: Store, settings: TournamentSettings) -> str:
     return tournament_id
 
 
+def record_new_versions(
+    store: Store, tournament_id: str, record_new_version: bool = False
+) -> list[str]:
+    """Check that the bots still to play are the versions the plan seats; returns notes.
+
+    A bot whose files changed since the tournament was planned is refused (one line naming
+    every such bot), because its results would be credited to the old version. With
+    ``record_new_version`` the new version is registered, the unplayed plan entries seat it
+    instead, and it starts a rating of its own; recorded matches keep the old version.
+    """
+    found = store.tournament(tournament_id)
+    if found is None:
+        raise ConfigError(f"no tournament {tournament_id!r} in {store.path}")
+    settings = found["settings"]
+    entries: dict[str, dict[str, Any]] = settings["entries"]
+    start = len(store.recorded_indices(tournament_id))
+    remaining = [p for p in store.planned(tournament_id) if p["plan_index"] >= start]
+    seated = {v for p in remaining for v in p["seats"]}
+    changed: list[tuple[str, BotSpec, str]] = []
+    for vid in sorted(seated, key=lambda v: (entries[v]["name"], v)):
+        folder = Path(entries[vid]["path"])
+        if not (folder / "bot.toml").is_file():
+            raise BotsCannotStart(
+                f"bot {entries[vid]['name']!r}: its folder {folder} is gone (or has no bot.toml)"
+            )
+        spec = read_spec(folder)
+        current = version_id(spec)
+        if current != vid:
+            changed.append((vid, spec, current))
+    if not changed:
+        return []
+    described = ", ".join(f"{entries[old]['name']!r} ({old} → {new})" for old, _, new in changed)
+    what = "bot" if len(changed) == 1 else "bots"
+    if not record_new_version:
+        raise ConfigError(
+            f"{what} {described} changed since tournament {tournament_id} was planned; "
+            f"restore the files, or resume with --record-new-version to play the remaining "
+            f"{len(remaining)} matches under the new version"
+        )
+    renamed: dict[str, str] = {}
+    notes = []
+    for old, spec, new in changed:
+        if new in entries and entries[new]["name"] != spec.name:
+            raise ConfigError(
+                f"bot {spec.name!r} is now identical to {entries[new]['name']!r} in tournament "
+                f"{tournament_id}; it cannot play as a new version"
+            )
+        entry = register(store, spec)
+        if entry["label"] == entries[old]["label"]:
+            # The label alone would make the two versions one name in the tournament's reports.
+            entry["label"] = f"{entry['label']} ({new[:8]})"
+        entries[new] = entry
+        renamed[old] = new
+        notes.append(
+            f"bot {spec.name!r} changed: the remaining matches of tournament {tournament_id} "
+            f"record it as version {new} (label {entry['label']!r}), rated apart from {old}"
+        )
+    store.reseat_versions(tournament_id, start, renamed, settings)
+    return notes
+
+
 @dataclass(slots=True)
 class Progress:
     """What a progress display is told after each recorded match."""
@@ -218,6 +337,8 @@ class Progress:
     total: int
     started: float
     leader: str
+    resumed_from: int = 0
+    """Matches recorded before this run started (they are not part of its rate)."""
 
 
 def _job(tournament_id: str, settings: dict[str, Any], planned: dict[str, Any]) -> dict[str, Any]:
@@ -248,6 +369,20 @@ def _pool(store: Store, pool: str) -> RatingBook:
     return book
 
 
+def _stop(executor: Executor) -> None:
+    """End a pool at once: kill its workers (and so their bots), then wait for its manager
+    thread, so nothing of it is left running when the interpreter exits."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError):
+            process.kill()
+    manager = getattr(executor, "_executor_manager_thread", None)
+    executor.shutdown(wait=False, cancel_futures=True)
+    if manager is not None:
+        # With its workers dead the manager thread ends promptly; left running, it raced the
+        # interpreter's exit (`threading._shutdown`) and sometimes printed a traceback there.
+        manager.join(POOL_STOP_SECONDS)
+
+
 class Runner:
     """Runs the unrecorded rest of a stored tournament."""
 
@@ -275,18 +410,29 @@ class Runner:
         self.games = {row["version_id"]: row["games"] for row in store.ratings(self.pool)}
         self.rater = OrderedRater(self.book, start_index=self.next_index)
         self.workers = workers or self.settings.get("workers") or os.cpu_count() or 1
+        self.in_flight_limit = IN_FLIGHT_PER_WORKER * self.workers
+        """Most matches handed to the pool and not yet back."""
+        self.ahead_limit = AHEAD_PER_WORKER * self.workers
+        """Most matches submitted and not yet recorded (in flight, or back and waiting for an
+        earlier one): this bounds the outcomes, with their replays, held in memory."""
         self.on_progress = on_progress
         self.started = time.time()
         self.results: dict[int, dict[str, Any]] = {}
+        self._beaten = 0.0
 
     def run(self) -> None:
         """Play and record every unrecorded planned match."""
         todo = [p for p in self.plan if p["plan_index"] >= self.next_index]
+        self.store.claim_tournament(self.id, os.getpid(), socket.gethostname())
+        self._beaten = time.monotonic()
         if todo:
+            seated = {v for p in todo for v in p["seats"]}
+            specs = [entry_spec(e) for v, e in self.settings["entries"].items() if v in seated]
             # Once, here: workers running a setup (e.g. `npm ci`) at the same time would race.
-            for entry in self.settings["entries"].values():
-                run_setup(entry_spec(entry))
-        self.store.set_tournament_status(self.id, "running")
+            for spec in specs:
+                run_setup(spec)
+                self._heartbeat(force=True)
+            refuse_unstartable(specs, after_setup=True)
         self._report()
         restarts = 0
         while todo:
@@ -298,8 +444,7 @@ class Runner:
                 if restarts > MAX_POOL_RESTARTS:
                     self.store.set_tournament_status(self.id, "stopped")
                     raise ArenaError(
-                        f"workers died {restarts} times; tournament {self.id} stopped "
-                        f"(resume with: arena tournament resume {self.id})"
+                        f"workers died {restarts} times; tournament {self.id} stopped"
                     ) from None
             todo = [
                 p
@@ -308,26 +453,56 @@ class Runner:
             ]
         self.store.set_tournament_status(self.id, "finished")
 
-    def _run_pool(self, todo: list[dict[str, Any]]) -> None:
+    def _executor(self) -> Executor:
+        """The pool the matches run on (worker processes forked from here)."""
         context = multiprocessing.get_context("fork")
-        executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=init_worker)
+        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=init_worker)
+
+    def _run_pool(self, todo: list[dict[str, Any]]) -> None:
+        """Play ``todo`` (plan order) with a bounded number of matches submitted at a time.
+
+        Submitting lazily keeps the scheduler's memory flat over a tournament of any length:
+        only :attr:`in_flight_limit` futures and :attr:`ahead_limit` unrecorded outcomes exist
+        at once, and each is dropped as soon as it is recorded.
+        """
+        executor = self._executor()
+        queue = deque(todo)
+        in_flight: dict[Future[dict[str, Any]], int] = {}
         try:
-            futures: dict[Future, int] = {
-                executor.submit(play_job, _job(self.id, self.settings, p)): p["plan_index"]
-                for p in todo
-            }
-            pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            while True:
+                while (
+                    queue
+                    and len(in_flight) < self.in_flight_limit
+                    and queue[0]["plan_index"] < self.rater.next_index + self.ahead_limit
+                ):
+                    planned = queue.popleft()
+                    job = _job(self.id, self.settings, planned)
+                    in_flight[executor.submit(play_job, job)] = planned["plan_index"]
+                if not in_flight:
+                    break
+                finished, _ = wait(
+                    in_flight, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED
+                )
                 for future in finished:
-                    outcome = future.result()  # BrokenProcessPool propagates to run()
+                    del in_flight[future]
+                    try:
+                        outcome = future.result()  # BrokenProcessPool propagates to run()
+                    except BotError as exc:
+                        raise BotsCannotStart(str(exc)) from None
                     self._receive(outcome)
+                del finished
+                self._heartbeat()
         except BaseException:
-            for process in list(getattr(executor, "_processes", {}).values()):
-                process.kill()
-            executor.shutdown(wait=False, cancel_futures=True)
+            _stop(executor)
             raise
         executor.shutdown(wait=True)
+
+    def _heartbeat(self, force: bool = False) -> None:
+        """Tell the database this scheduler is alive, at most every few seconds."""
+        now = time.monotonic()
+        if force or now - self._beaten >= HEARTBEAT_SECONDS:
+            self.store.heartbeat(self.id)
+            self._beaten = now
 
     def _receive(self, outcome: dict[str, Any]) -> None:
         index = outcome["plan_index"]
@@ -415,7 +590,9 @@ class Runner:
             entry, rating = standings[0]
             name = self.settings["entries"].get(entry, {}).get("name", entry)
             leader = f"{name} ({conservative(rating):.1f})"
-        self.on_progress(Progress(self.rater.next_index, len(self.plan), self.started, leader))
+        self.on_progress(
+            Progress(self.rater.next_index, len(self.plan), self.started, leader, self.next_index)
+        )
 
 
 def setup_logging(tournament_id: str, console_level: int = logging.WARNING) -> Path:
