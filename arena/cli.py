@@ -15,6 +15,7 @@ import json
 import math
 import os
 import secrets
+import shlex
 import sys
 import tempfile
 from datetime import UTC, datetime
@@ -33,7 +34,7 @@ from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
 from arena.progress import ProgressBar, StatusLine
-from arena.referee.local import play
+from arena.referee.local import logs_dir, play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import read as read_replay
 from arena.replay import verify
@@ -257,7 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.set_defaults(run=cmd_replay_verify)
     show_cmd = replay_commands.add_parser("show", help="print a match turn by turn")
     show_cmd.add_argument("replay", metavar="MATCH_ID|FILE")
-    show_cmd.add_argument("--step", action="store_true", help="wait for Enter after each turn")
+    show_cmd.add_argument(
+        "--step",
+        action="store_true",
+        help="wait for Enter after each turn (q or end of input quits)",
+    )
     show_cmd.add_argument("--db", type=Path)
     show_cmd.set_defaults(run=cmd_replay_show)
     export_cmd = replay_commands.add_parser("export", help="write a stored match's replay file")
@@ -389,7 +394,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
-        _print_summary(result)
+        # Named as arena.referee.local names them: results/logs/MATCHID-seatN-FOLDER.log.
+        logs = {
+            seat: logs_dir() / f"{result.match_id}-seat{seat}-{player.path.name}.log"
+            for seat, player in enumerate(players)
+            if isinstance(player, BotSpec)
+        }
+        _print_summary(result, logs)
     return EXIT_OK
 
 
@@ -404,10 +415,23 @@ def _new_replay_path(seed: int) -> Path:
     raise ArenaError(f"too many replays named classic-{stamp}-seed{seed}* in {folder}")
 
 
-def _print_summary(result: MatchResult) -> None:
+def _ended_by(result: MatchResult) -> str:
+    """Why the match ended, in words: "domination" when the last seat standing won because the
+    others forfeited (not by conquest) is reported as a forfeit; ``end`` itself stays as is."""
+    if result.end == "domination" and result.winner is not None:
+        others = [s for s in result.out_order if s != result.winner]
+        if others and result.seats[others[-1]].status != "OK":
+            last = result.seats[others[-1]]
+            return f"forfeit (seat {last.seat}, {last.bot}: {last.status})"
+    return result.end
+
+
+def _print_summary(result: MatchResult, logs: dict[int, Path] | None = None) -> None:
+    """The text form of ``arena match``; ``logs`` are the stderr logs of subprocess seats."""
     final = result.final
     rules = ", ".join(f"{k}={v}" for k, v in result.rules.items() if k != "players")
-    print(f"classic RISK · {len(result.seats)} players · seed {result.seed}")
+    players = len(result.seats)
+    print(f"classic RISK · match {result.match_id} · {players} players · seed {result.seed}")
     print(f"rules: {rules}")
     print()
     print(
@@ -427,11 +451,17 @@ def _print_summary(result: MatchResult) -> None:
         else f"seat {result.winner} ({result.seats[result.winner].bot})"
     )
     print(
-        f"winner: {winner} · ended by {result.end} after {result.turns} turns "
+        f"winner: {winner} · ended by {_ended_by(result)} after {result.turns} turns "
         f"({result.rounds} rounds, {result.decisions} decisions)"
     )
+    for s in result.seats:
+        log = (logs or {}).get(s.seat)
+        if s.status != "OK" and log is not None and log.is_file():
+            print(f"seat {s.seat} ({s.bot}, {s.status}) stderr log: {log}")
     if result.replay:
         print(f"replay: {result.replay}")
+        print(f"view it: arena replay show {shlex.quote(result.replay)}")
+    print("(only tournament matches are kept in the results database, not `arena match`)")
 
 
 def _db_flags(parser: argparse.ArgumentParser) -> None:
@@ -884,10 +914,8 @@ def _replay_file(ref: str, db: Path | None, stack: contextlib.ExitStack) -> Path
 def cmd_replay_show(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         header, records = read_replay(_replay_file(args.replay, args.db, stack))
-    for block in replay_text.turns(header, records):
-        print("\n".join(block))
-        if args.step and sys.stdin.isatty():
-            input("-- Enter for the next turn --")
+    blocks = replay_text.turns(header, records)
+    replay_text.page(blocks, args.step, sys.stdout, sys.stderr, sys.stdin)
     return EXIT_OK
 
 

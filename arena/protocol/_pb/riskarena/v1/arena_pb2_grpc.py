@@ -50,11 +50,20 @@ class RefereeServicer:
         """Play is a bidirectional stream, one per bot process.
 
         1. The bot sends Hello. The referee answers Welcome, or ends the stream with
-        UNAUTHENTICATED (wrong token) or FAILED_PRECONDITION (protocol version mismatch).
+        UNAUTHENTICATED (wrong or already used token), FAILED_PRECONDITION (protocol version
+        mismatch), INVALID_ARGUMENT (the first message is not a Hello, or its bytes do not
+        parse as a BotMessage: detail "the first message must be Hello; it could not be read
+        as a BotMessage") or DEADLINE_EXCEEDED (no Hello in time).
         2. For each match: MatchStart, then DecisionRequests; the bot answers each with one
         Action echoing its request_id, and gets an ActionResult. A rejected action may be
         retried before the deadline. MatchEnd closes the match; another MatchStart may follow.
-        3. The referee ends the stream when it has no more matches for the bot.
+        A seat that forfeits (strikes, a protocol fault) is sent nothing more in that match
+        but its last ActionResult (when a rejection was the last strike) and the MatchEnd
+        with its status; its process stays until the match is over. Answers it still sends
+        are ignored. A crashed or disconnected seat gets no MatchEnd.
+        3. The referee ends the stream when it has no more matches for the bot. A tournament
+        also ends it, and starts the bot afresh for its next match, after any timeout and
+        after a forfeit other than ILLEGAL.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
