@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO
 
 from arena.games.classic.board import classic_board
 
@@ -73,3 +73,26 @@ def turns(header: dict[str, Any], records: list[dict[str, Any]]) -> Iterator[lis
             if line:
                 block.append(line)
     yield block
+
+
+STEP_PROMPT = "-- Enter: next turn · q: quit --"
+
+
+def page(
+    blocks: Iterable[list[str]], step: bool, out: TextIO, prompts: TextIO, answers: TextIO
+) -> bool:
+    """Print the blocks; with ``step``, wait for a line of ``answers`` before each next one.
+
+    ``q`` (or ``quit``) and end of input stop early: a stepped replay needs no Ctrl-C. Works the
+    same with piped input, so a script can step through. True if every block was printed.
+    """
+    for number, block in enumerate(blocks):
+        if step and number:
+            print(STEP_PROMPT, end="", file=prompts, flush=True)
+            answer = answers.readline()
+            if not answer.endswith("\n"):
+                print(file=prompts, flush=True)  # end of input: end the prompt's line
+            if not answer or answer.strip().lower() in ("q", "quit"):
+                return False
+        print("\n".join(block), file=out, flush=True)
+    return True

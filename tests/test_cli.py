@@ -590,3 +590,70 @@ def test_tournament_progress_piped_is_one_line_per_match(tmp_path: Path) -> None
 )
 def test_elo_in_words(numbers: tuple[float, float, float], text: str) -> None:
     assert describe_elo(*numbers).startswith(text)
+
+
+# ------------------------------------------------------------------ match summary
+
+CRASHER = str(Path(__file__).resolve().parent / "referee" / "broken_bots" / "crasher")
+
+
+def test_match_text_names_the_match_and_where_it_is_kept(capsys: Capsys) -> None:
+    code, out, err = run(capsys, "match", *THREE, "--seed", "5", *RULES)
+    assert code == 0 and err == ""
+    replay = next(line for line in out.splitlines() if line.startswith("replay: "))[8:]
+    match_id = json.loads(Path(replay).read_text().splitlines()[0])["match_id"]
+    assert f"match {match_id} " in out.splitlines()[0]
+    assert f"arena replay show {replay}" in out
+    assert "not `arena match`" in out and "results database" in out
+    assert "stderr log" not in out  # no seat failed
+    code, out, _ = run(capsys, "match", *THREE, "--seed", "5", *RULES, "--no-replay")
+    assert code == 0 and "replay show" not in out and "results database" in out
+
+
+def test_match_won_by_forfeit_says_so_and_names_the_log(
+    capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_TEST_PHASE", "place")
+    code, out, err = run(capsys, "match", "--bot", CRASHER, "--bot", "random", "--seed", "4")
+    assert code == 0, err
+    ended = next(line for line in out.splitlines() if line.startswith("winner:"))
+    assert "ended by forfeit (seat 0, crasher: CRASH)" in ended and "domination" not in ended
+    match_id = out.splitlines()[0].split("match ")[1].split()[0]
+    log_line = next(line for line in out.splitlines() if "stderr log:" in line)
+    assert log_line.startswith("seat 0 (crasher, CRASH) stderr log: ")
+    log = Path(log_line.split("stderr log: ")[1])
+    assert log.is_file() and log.parent.name == "logs" and log.name.startswith(f"{match_id}-seat0")
+    assert sum("stderr log:" in line for line in out.splitlines()) == 1
+    data = match_json(capsys, "--bot", CRASHER, "--bot", "random", "--seed", "4")
+    assert data["end"] == "domination"  # the JSON keeps the documented values
+    assert data["places"][0]["status"] == "CRASH"
+
+
+# ------------------------------------------------------------------ replay show
+
+
+def show(path: Path, *args: str, answers: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [arena_script(), "replay", "show", str(path), *args],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_replay_show_step_quits_on_q_and_at_end_of_input(capsys: Capsys) -> None:
+    path = a_replay(capsys)
+    everything = show(path, answers="")
+    assert everything.returncode == 0 and everything.stderr == ""
+    rounds = everything.stdout.count("\nround ")
+    assert rounds > 3
+    two = show(path, "--step", answers="\nq\n")
+    assert two.returncode == 0, two.stderr
+    assert two.stdout.count("\nround ") == 1 and "Traceback" not in two.stderr
+    assert two.stderr.count("q: quit") == 2
+    assert show(path, "--step", answers="").stdout.count("\nround ") == 0  # EOF: first block only
+    assert show(path, "--step", answers="\n\n\n").stdout.count("\nround ") == 3
+    stepped = show(path, "--step", answers="\n" * 1000)
+    assert stepped.stdout == everything.stdout
