@@ -18,6 +18,7 @@ import secrets
 import shlex
 import sys
 import tempfile
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -911,8 +912,21 @@ def _replay_file(ref: str, db: Path | None, stack: contextlib.ExitStack) -> Path
     return extracted
 
 
+@contextlib.contextmanager
+def _suggest_replay_file(ref: str) -> Iterator[None]:
+    """Add to "neither a file nor a recorded match" the hint that `arena match` replays are
+    files (the scheduler stores only tournament matches)."""
+    try:
+        yield
+    except (ConfigError, ReplayError) as exc:
+        if Path(ref).exists() or "recorded match" not in str(exc):
+            raise
+        hint = replay_text.missing_replay_hint(ref, replays_dir())
+        raise type(exc)(f"{exc}; {hint}") from None
+
+
 def cmd_replay_show(args: argparse.Namespace) -> int:
-    with contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as stack, _suggest_replay_file(args.replay):
         header, records = read_replay(_replay_file(args.replay, args.db, stack))
     blocks = replay_text.turns(header, records)
     replay_text.page(blocks, args.step, sys.stdout, sys.stderr, sys.stdin)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
 from arena.games.classic.board import classic_board
@@ -96,3 +98,27 @@ def page(
                 return False
         print("\n".join(block), file=out, flush=True)
     return True
+
+
+def find_match_file(match_id: str, folder: Path, limit: int = 5000) -> Path | None:
+    """The replay file in ``folder`` whose header has ``match_id`` (newest files first)."""
+    if not folder.is_dir():
+        return None
+    files = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in files[:limit]:
+        try:
+            with path.open(encoding="utf-8") as handle:
+                header = json.loads(handle.readline())
+        except (OSError, ValueError):
+            continue
+        if isinstance(header, dict) and header.get("match_id") == match_id:
+            return path
+    return None
+
+
+def missing_replay_hint(ref: str, folder: Path) -> str:
+    """What to say when ``ref`` is neither a file nor a stored match: ``arena match`` results are
+    not in the database, their replays are files (named by the one found, if any)."""
+    found = find_match_file(ref, folder) if ref and "/" not in ref else None
+    example = found if found is not None else folder / "classic-YYYYMMDDTHHMMSS-seedN.jsonl"
+    return f"an `arena match` replay is a file, not in the database: arena replay show {example}"

@@ -657,3 +657,16 @@ def test_replay_show_step_quits_on_q_and_at_end_of_input(capsys: Capsys) -> None
     assert show(path, "--step", answers="\n\n\n").stdout.count("\nround ") == 3
     stepped = show(path, "--step", answers="\n" * 1000)
     assert stepped.stdout == everything.stdout
+
+
+def test_replay_show_of_an_arena_match_id_points_at_its_file(capsys: Capsys) -> None:
+    data = match_json(capsys, *THREE, "--seed", "7", *RULES)
+    code, out, err = run(capsys, "replay", "show", data["match_id"])
+    assert code == 2 and out == ""
+    assert f"arena replay show {data['replay']}" in error_line(err)
+    code, out, err = run(capsys, "replay", "show", "nosuchid")
+    assert code == 2 and out == ""
+    line = error_line(err)
+    assert "'nosuchid'" in line and f"arena replay show {replays_home()}" in line
+    code, out, _ = run(capsys, "replay", "show", data["replay"])
+    assert code == 0 and out.startswith("classic · seed 7")
