@@ -670,3 +670,9 @@ def test_replay_show_of_an_arena_match_id_points_at_its_file(capsys: Capsys) -> 
     assert "'nosuchid'" in line and f"arena replay show {replays_home()}" in line
     code, out, _ = run(capsys, "replay", "show", data["replay"])
     assert code == 0 and out.startswith("classic · seed 7")
+
+
+def test_match_help_says_single_matches_are_files_not_in_the_database(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "match", "--help")
+    assert code == 0
+    assert "not in the results database" in " ".join(out.split())
