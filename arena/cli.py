@@ -35,6 +35,7 @@ from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
 from arena.progress import ProgressBar, StatusLine
+from arena.ratings import pool_key
 from arena.referee.local import logs_dir, play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import read as read_replay
@@ -62,13 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    match = commands.add_parser(
-        "match",
-        help="play one match and print the result",
-        description="Play one match and print the result. The match is kept as a replay file "
-        "(results/replays/), not in the results database: only tournament matches are stored "
-        "there, so `arena replay show` takes this match's file path, not its id.",
-    )
+    match = commands.add_parser("match", help="play one match and print the result")
     match.add_argument("--game", default="classic", help=f"game to play ({', '.join(GAMES)})")
     match.add_argument(
         "--bot",
@@ -177,6 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
     tresume = tcommands.add_parser("resume", help="play the unrecorded rest of a tournament")
     tresume.add_argument("id")
     tresume.add_argument("--workers", type=int)
+    tresume.add_argument(
+        "--record-new-version",
+        action="store_true",
+        help="a bot changed since the tournament was planned: play its remaining matches "
+        "as the new version (rated apart from the old one)",
+    )
     _db_flags(tresume)
     tresume.set_defaults(run=cmd_tournament_resume)
     tlist = tcommands.add_parser("list", help="list tournaments")
@@ -570,7 +571,7 @@ def _run_tournament(
         raise ConfigError(f"no tournament {tournament_id!r} in {store.path}")
     tournaments.setup_logging(tournament_id)
     total = len(store.planned(tournament_id))
-    hint = f"resume with: arena tournament resume {tournament_id}"
+    hint = f"resume with: {_resume_command(store, tournament_id)}"
     with ProgressBar(f"tournament {tournament_id}", enabled=not quiet) as bar:
         runner = tournaments.Runner(store, tournament_id, workers or 0, bar.update)
         try:
@@ -585,6 +586,12 @@ def _run_tournament(
             with contextlib.suppress(ArenaError):
                 store.set_tournament_status(tournament_id, "stopped")
             done = _recorded_count(store, tournament_id, runner.rater.next_index)
+            if isinstance(exc, tournaments.BotsCannotStart):
+                # A resume hint would only fail the same way until the bot is fixed.
+                raise ConfigError(
+                    f"{exc}; tournament {tournament_id} stopped after {done}/{total} matches "
+                    "(a resume fails the same way until the bot can start)"
+                ) from exc
             raise ArenaError(f"{exc} (after {done}/{total} matches; {hint})") from exc
     board = reports.leaderboard(store, runner.pool, tournament_id)
     if as_json:
@@ -603,8 +610,43 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
         return _run_tournament(store, tournament_id, settings.workers, args.no_progress, args.json)
 
 
+def _resume_command(store: Store, tournament_id: str) -> str:
+    """The command that resumes the tournament, with ``--db`` unless it is the default."""
+    command = f"arena tournament resume {tournament_id}"
+    if store.path.resolve() != tournaments.default_db().resolve():
+        command += f" --db {shlex.quote(str(store.path))}"
+    return command
+
+
 def cmd_tournament_resume(args: argparse.Namespace) -> int:
     with _open_db(args.db) as store:
+        found = store.tournament(args.id)
+        if found is None:
+            raise ConfigError(f"no tournament {args.id!r} in {store.path}")
+        if found["stored_status"] == "finished" or found["recorded"] == found["planned"]:
+            if found["stored_status"] != "finished":
+                store.set_tournament_status(args.id, "finished")
+            config = found["settings"]["config"]
+            pool = pool_key("classic", config["players"], config["mode"])
+            print(
+                f"tournament {args.id} is already finished: {found['recorded']}/"
+                f"{found['planned']} matches recorded in {store.path}; nothing to resume",
+                file=sys.stderr,
+            )
+            board = reports.leaderboard(store, pool, args.id)
+            if args.json:
+                print(reports.to_json(board))
+            else:
+                reports.render_leaderboard(board)
+            return EXIT_OK
+        if found["status"] == "running" and found.get("runner_pid") != os.getpid():
+            raise ConfigError(
+                f"tournament {args.id} is being run by process {found['runner_pid']} on "
+                f"{found['runner_host']} (last heartbeat {found['heartbeat_at']}); "
+                "stop it (Ctrl-C) before resuming"
+            )
+        for note in tournaments.record_new_versions(store, args.id, args.record_new_version):
+            print(note, file=sys.stderr)
         return _run_tournament(store, args.id, args.workers, args.no_progress, args.json)
 
 

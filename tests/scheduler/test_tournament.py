@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -175,10 +177,15 @@ def assert_plan_recorded_once(tournament_id: str) -> int:
 
 def assert_prefix(tournament_id: str) -> int:
     """The recorded matches are a prefix of the plan; returns how many."""
+    return assert_prefix_in(tournament_id, db_path())
+
+
+def assert_prefix_in(tournament_id: str, path: Path) -> int:
+    """The recorded matches in database ``path`` are a prefix of the plan; returns how many."""
     indices = sorted(
         i
         for (i,) in query(
-            "SELECT plan_index FROM matches WHERE tournament_id = ?", (tournament_id,)
+            "SELECT plan_index FROM matches WHERE tournament_id = ?", (tournament_id,), path=path
         )
     )
     assert indices == list(range(len(indices))), indices
@@ -498,9 +505,17 @@ def test_resume_after_kill_9_of_the_scheduler(scheduler: Callable[[list[str]], S
 
     tournament_id = only_tournament_id()
     done = assert_prefix(tournament_id)
+    # It never got to say otherwise, but its process is gone: interrupted, not running.
+    assert query("SELECT status FROM tournaments")[0][0] == "running"
     listed = tournaments()[0]
-    assert listed["status"] == "running"  # it never got to say otherwise
+    assert listed["status"] == "interrupted"
     assert listed["recorded"] == done < listed["planned"]
+    assert "interrupted" in ok("tournament", "list")
+    assert (
+        json.loads(ok("tournament", "show", tournament_id, "--json"))["tournament"]["status"]
+        == "interrupted"
+    )
+    assert " · interrupted · " in ok("tournament", "show", tournament_id)
 
     out = ok("tournament", "resume", tournament_id, "--no-progress", "--json")
     assert json.loads(out)["tournament"] == tournament_id
@@ -546,29 +561,314 @@ def test_the_tournament_survives_kill_9_of_a_worker(
 # -------------------------------------------------------------------------- 5. Ctrl-C
 
 
-def test_ctrl_c_stops_and_resume_completes(scheduler: Callable[[list[str]], Scheduler]) -> None:
-    run = scheduler(tournament_args(rounds=LONG_ROUNDS, max_rounds=20, seed=31))
-    wait_until(lambda: recorded_count() >= 1, "a recorded match", process=run.process)
+def test_ctrl_c_stops_and_resume_completes(
+    scheduler: Callable[[list[str]], Scheduler],
+) -> None:
+    """Ctrl-C stops cleanly (no traceback, not even from the interpreter's exit), and the
+    printed hint, which names the non-default database, resumes it."""
+    other = home() / "elsewhere" / "other.db"
+    run = scheduler(
+        [*tournament_args(rounds=LONG_ROUNDS, max_rounds=20, seed=31), "--db", str(other)]
+    )
+    wait_until(
+        lambda: recorded_count(other) >= 1,
+        "a recorded match",
+        limit=RUN_TIMEOUT,
+        process=run.process,
+    )
     family = descendants(run.pid)
     run.process.send_signal(signal.SIGINT)
-    assert run.wait(30) == 130, run.stderr
-    assert_no_survivors(family)
+    assert run.wait() == 130, run.stderr
+    assert_no_survivors(family, limit=60)
 
-    tournament_id = only_tournament_id()
-    hint = f"resume with: arena tournament resume {tournament_id}"
+    tournament_id = query("SELECT id FROM tournaments", path=other)[0][0]
+    hint = f"resume with: arena tournament resume {tournament_id} --db {other}"
     assert hint in run.stderr
-    assert "Traceback" not in run.stderr
+    assert "Traceback" not in run.stderr and "Exception ignored" not in run.stderr, run.stderr
     assert run.stdout == ""  # no leaderboard for a stopped tournament
-    listed = tournaments()[0]
+    listed = json.loads(ok("tournament", "list", "--json", "--db", str(other)))[0]
     assert listed["status"] == "stopped"
-    done = assert_prefix(tournament_id)
+    done = assert_prefix_in(tournament_id, other)
     assert listed["recorded"] == done < listed["planned"]
     assert f"stopped after {done}/{listed['planned']} matches" in run.stderr
 
-    ok("tournament", "resume", tournament_id, "--no-progress", "--json")
-    assert assert_plan_recorded_once(tournament_id) == listed["planned"]
-    assert tournaments()[0]["status"] == "finished"
+    command = run.stderr.split("resume with: arena ", 1)[1].split()
+    ok(*command, "--no-progress", "--json")
+    listed = json.loads(ok("tournament", "list", "--json", "--db", str(other)))[0]
+    assert (listed["status"], listed["recorded"]) == ("finished", listed["planned"])
+    assert not db_path().exists()  # everything went to the named database
     assert not using_home(home())
+
+
+# ------------------------------------------------------- resuming after a bot changed
+
+
+def _bot_copy(folder: Path, name: str) -> Path:
+    """A copy of the bundled random bot under another name (so a version of its own)."""
+    target = folder / name
+    shutil.copytree(find_bot("random").path, target)
+    toml = target / "bot.toml"
+    toml.write_text(toml.read_text().replace('name = "random"', f'name = "{name}"'))
+    return target
+
+
+def _stopped_tournament(
+    scheduler: Callable[[list[str]], Scheduler], args: list[str]
+) -> tuple[str, int]:
+    """A tournament stopped by Ctrl-C after at least one recorded match: (id, recorded)."""
+    run = scheduler(args)
+    wait_until(
+        lambda: recorded_count() >= 1, "a recorded match", limit=RUN_TIMEOUT, process=run.process
+    )
+    run.process.send_signal(signal.SIGINT)
+    assert run.wait() == 130, run.stderr
+    tournament_id = only_tournament_id()
+    return tournament_id, assert_prefix(tournament_id)
+
+
+def test_resume_refuses_a_changed_bot_and_records_the_new_version_when_asked(
+    scheduler: Callable[[list[str]], Scheduler], tmp_path: Path
+) -> None:
+    bot = _bot_copy(tmp_path, "mutable")
+    args = tournament_args(bots=["aggressive", str(bot)], rounds="8", max_rounds=20, seed=51)
+    tournament_id, done = _stopped_tournament(scheduler, args)
+    planned = query("SELECT COUNT(*) FROM plan")[0][0]
+    assert done < planned
+    old = query("SELECT id FROM versions WHERE bot = 'mutable'")[0][0]
+    plan_before = query("SELECT plan_index, seats_json FROM plan ORDER BY plan_index")
+
+    with (bot / "bot.py").open("a") as source:
+        source.write("\n# a change: a new version\n")
+    done_again = arena("tournament", "resume", tournament_id, "--no-progress")
+    assert done_again.returncode == 2
+    line = error_line(done_again)
+    assert "'mutable'" in line and "changed since tournament" in line and old in line
+    assert "--record-new-version" in line and "aggressive" not in line
+    # Refused before anything was written or played.
+    assert query("SELECT plan_index, seats_json FROM plan ORDER BY plan_index") == plan_before
+    assert recorded_count() == done
+    assert tournaments()[0]["status"] == "stopped"
+
+    resumed = arena(
+        "tournament", "resume", tournament_id, "--record-new-version", "--no-progress", "--json"
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert "bot 'mutable' changed" in resumed.stderr
+    assert assert_plan_recorded_once(tournament_id) == planned
+    versions = dict(query("SELECT id, label FROM versions WHERE bot = 'mutable'"))
+    assert old in versions and len(versions) == 2
+    (new,) = set(versions) - {old}
+    # Matches played before the edit are the old version's, every later one the new one's.
+    by_index = query(
+        "SELECT m.plan_index, s.version_id FROM seats s JOIN matches m ON m.id = s.match_id"
+        " WHERE s.bot = 'mutable' ORDER BY m.plan_index"
+    )
+    assert [v for i, v in by_index if i < done] == [old] * done
+    assert [v for i, v in by_index if i >= done] == [new] * (planned - done)
+    for index, seats in query("SELECT plan_index, seats_json FROM plan"):
+        assert (old in json.loads(seats)) == (index < done), (index, seats)
+    # The new version is rated apart: its games are only the matches it played.
+    games = {v: g for (_, v), (_, _, g) in stored_ratings().items()}
+    assert games[old] == done and games[new] == planned - done
+    board = json.loads(resumed.stdout)
+    assert sorted(r["bot"] for r in board["rows"]) == ["aggressive", "mutable", "mutable"]
+    table = json.loads(ok("tournament", "show", tournament_id, "--json"))
+    assert len(table["bots"]) == 3  # the two versions are two names in the crosstable
+    assert_rebuild_keeps_ratings()
+
+
+# ------------------------------------------------------------------- stale states, hints
+
+
+def _planned_tournament(bots: list[str]) -> str:
+    """A tournament created (planned, not run) in this test's database."""
+    from arena.scheduler.tournament import TournamentSettings, create
+    from arena.store import open_store
+
+    settings = TournamentSettings(bots=bots, rules={"max_rounds": "6"}, seed=3, workers=1)
+    with open_store(db_path()) as store:
+        return create(store, settings)
+
+
+def test_a_stale_heartbeat_shows_interrupted_and_a_live_one_blocks_resume() -> None:
+    tournament_id = _planned_tournament(["random", "aggressive"])
+    assert tournaments()[0]["status"] == "planned"
+    conn = sqlite3.connect(str(db_path()))
+    try:
+        # Running on another host (its pid cannot be checked from here), heartbeat fresh.
+        now = datetime.now(UTC)
+        conn.execute(
+            "UPDATE tournaments SET status = 'running', runner_pid = 4242,"
+            " runner_host = 'elsewhere.invalid', heartbeat_at = ?",
+            (now.isoformat(),),
+        )
+        conn.commit()
+        assert tournaments()[0]["status"] == "running"
+        done = arena("tournament", "resume", tournament_id, "--no-progress")
+        assert done.returncode == 2
+        line = error_line(done)
+        assert "is being run by process 4242 on elsewhere.invalid" in line
+        assert recorded_count() == 0
+
+        # No heartbeat for an hour: interrupted, in the list and in show.
+        conn.execute(
+            "UPDATE tournaments SET heartbeat_at = ?", ((now - timedelta(hours=1)).isoformat(),)
+        )
+        conn.commit()
+    finally:
+        conn.close()
+    assert tournaments()[0]["status"] == "interrupted"
+    assert f"{tournament_id}  interrupted" in ok("tournament", "list")
+    shown = json.loads(ok("tournament", "show", tournament_id, "--json"))
+    assert shown["tournament"]["status"] == "interrupted"
+    # An interrupted tournament resumes.
+    ok("tournament", "resume", tournament_id, "--no-progress", "--json")
+    assert tournaments()[0]["status"] == "finished"
+
+
+def test_resuming_a_finished_tournament_says_so() -> None:
+    board = json.loads(ok(*tournament_args(bots=["random", "aggressive"], workers=1)))
+    tournament_id = board["tournament"]
+    for extra in ((), ("--json",)):
+        done = arena("tournament", "resume", tournament_id, *extra)  # with the progress bar
+        assert done.returncode == 0, done.stderr
+        assert f"tournament {tournament_id} is already finished: 2/2 matches" in done.stderr
+        assert "matches/min" not in done.stderr + done.stdout
+        assert "Traceback" not in done.stderr
+    assert json.loads(done.stdout)["tournament"] == tournament_id
+    assert assert_plan_recorded_once(tournament_id) == 2
+
+
+def test_a_bot_that_cannot_start_is_refused_before_the_tournament(tmp_path: Path) -> None:
+    bot = tmp_path / "ghost"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "ghost"\ncommand = "no-such-program-here --fast"\n')
+    done = arena(*tournament_args(bots=["random", str(bot)]))
+    assert done.returncode == 2
+    line = error_line(done)
+    assert "bot 'ghost' cannot start" in line and "'no-such-program-here'" in line
+    assert "resume" not in line
+    assert not db_path().exists() or query("SELECT COUNT(*) FROM tournaments") == [(0,)]
+
+
+def test_a_bot_whose_setup_does_not_build_its_program_stops_without_a_resume_hint(
+    tmp_path: Path,
+) -> None:
+    """The program of a bot with a setup may not exist before the setup runs; after it,
+    a still missing program stops the run, saying why instead of a hint that would fail."""
+    bot = tmp_path / "unbuilt"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "unbuilt"\ncommand = "./bot"\nsetup = "true"\n')
+    done = arena(*tournament_args(bots=["random", str(bot)]))
+    assert done.returncode == 2
+    line = error_line(done)
+    assert "bot 'unbuilt' cannot start" in line and "'./bot' does not exist" in line
+    assert "stopped after 0/2 matches" in line and "resume with" not in line
+    assert tournaments()[0]["status"] == "stopped"
+
+
+# --------------------------------------------------------------- bounded scheduler memory
+
+
+def test_the_scheduler_holds_a_bounded_number_of_matches() -> None:
+    """However long the tournament, at most ``in_flight_limit`` matches are submitted and not
+    back, and at most ``ahead_limit`` submitted and not recorded (each holds a replay)."""
+    from arena.scheduler import tournament as scheduler_module
+    from arena.store import open_store
+
+    class CountingFuture(Future):  # type: ignore[type-arg]
+        taken = 0
+
+        def result(self, timeout: float | None = None) -> Any:
+            CountingFuture.taken += 1
+            return super().result(timeout)
+
+    class FakePool(Executor):
+        """Plays nothing: each job is finished at once, except the first, which is held
+        back until three more were submitted, so results also arrive out of plan order."""
+
+        def __init__(self, runner: scheduler_module.Runner) -> None:
+            self.runner = runner
+            self.submitted = 0
+            self.held: list[tuple[Future, dict[str, Any]]] = []  # type: ignore[type-arg]
+            self.peaks = [0, 0]
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:  # type: ignore[type-arg]
+            (job,) = args
+            future = CountingFuture()
+            self.submitted += 1
+            outstanding = self.submitted - CountingFuture.taken
+            unrecorded = self.submitted - self.runner.recorded
+            self.peaks = [max(self.peaks[0], outstanding), max(self.peaks[1], unrecorded)]
+            if job["plan_index"] == 0:
+                self.held.append((future, job))
+            else:
+                future.set_result(_fake_outcome(job))
+            if self.held and self.submitted >= 4:
+                held, held_job = self.held.pop()
+                held.set_result(_fake_outcome(held_job))
+            return future
+
+    class CountingRunner(scheduler_module.Runner):
+        recorded = 0
+
+        fake: FakePool | None = None
+
+        def _executor(self) -> Executor:
+            self.fake = FakePool(self)
+            return self.fake
+
+        def _record(self, index: int, changes: list[Any]) -> None:
+            super()._record(index, changes)
+            self.recorded += 1
+
+    tournament_id = _planned_tournament(["random", "aggressive", "defensive", "continent"])
+    with open_store(db_path()) as store:
+        runner = CountingRunner(store, tournament_id, workers=2)
+        planned = len(runner.plan)
+        runner.run()
+        pool = runner.fake
+        assert isinstance(pool, FakePool)
+        assert pool.submitted == planned == runner.recorded
+        assert runner.results == {}  # every outcome dropped once recorded
+        assert pool.peaks[0] <= runner.in_flight_limit == 4
+        assert pool.peaks[1] <= runner.ahead_limit == 8
+        assert planned > runner.ahead_limit  # so the bound was what held it back
+        assert len(store.recorded_indices(tournament_id)) == planned
+        assert store.tournament(tournament_id)["status"] == "finished"
+
+
+def _fake_outcome(job: dict[str, Any]) -> dict[str, Any]:
+    """What a worker returns for a match, without playing one: seat 0 wins."""
+    seats = job["seats"]
+    return {
+        "plan_index": job["plan_index"],
+        "match": {
+            "match_id": f"fake-{job['tournament_id']}-{job['plan_index']}",
+            "rules": job["rules"],
+            "seed": job["seed"],
+            "end": "domination",
+            "winner": 0,
+            "turns": 10,
+            "rounds": 5,
+            "decisions": 40,
+            "places": [
+                {
+                    "seat": i,
+                    "bot": e["name"],
+                    "place": 1 if i == 0 else 2,
+                    "status": "OK",
+                    "strikes": 0,
+                }
+                for i, e in enumerate(seats)
+            ],
+        },
+        "out_order": list(range(len(seats) - 1, 0, -1)),
+        "think": [{"think_ms_p50": 1.0, "think_ms_p99": 2.0} for _ in seats],
+        "started_at": time.time(),
+        "finished_at": time.time(),
+        "replay": b'{"type":"decision","seat":0}\n' * 100,
+    }
 
 
 # ------------------------------------------------ forfeits: live ratings equal a rebuild
