@@ -95,7 +95,7 @@ class Stream:
     async def reply(self) -> pb.RefereeMessage | grpc.StatusCode:
         """The referee's next message, or the status code that ended the stream."""
         try:
-            message = await asyncio.wait_for(self.call.read(), 5)
+            message = await asyncio.wait_for(self.call.read(), 60)
         except grpc.aio.AioRpcError as exc:
             return exc.code()
         if message is grpc.aio.EOF:
@@ -145,7 +145,7 @@ def test_handshake_accepts_the_issued_token_once(tmp_path):
         assert welcome.WhichOneof("message") == "welcome"
         assert welcome.welcome.protocol_version == 1
         assert welcome.welcome.referee_version == __version__
-        session = await registry.wait(token, 1)
+        session = await registry.wait(token, 30)
         assert isinstance(session, Session)
         assert session.hello.bot_name == "probe" and session.hello.bot_version == "2.5"
         assert session.hello.always_max_defence
@@ -199,12 +199,13 @@ def test_handshake_errors(tmp_path, first, code):
         retry.send(hello(token))
         reply = await retry.reply()
         assert isinstance(reply, pb.RefereeMessage) and reply.HasField("welcome")
-        session = await registry.wait(token, 1)
+        session = await registry.wait(token, 30)
         assert session is not None
         session.finish()
         stream.half_close()
 
-    serve(tmp_path, test, hello_timeout=0.3)
+    # Long enough for a Hello sent at once to arrive on a loaded machine; "nothing" waits it out.
+    serve(tmp_path, test, hello_timeout=2.0)
 
 
 async def _welcomed(registry: Registry, channel: grpc.aio.Channel) -> tuple[Stream, Session]:
@@ -213,13 +214,13 @@ async def _welcomed(registry: Registry, channel: grpc.aio.Channel) -> tuple[Stre
     stream.send(hello(token))
     reply = await stream.reply()
     assert isinstance(reply, pb.RefereeMessage) and reply.HasField("welcome")
-    session = await registry.wait(token, 1)
+    session = await registry.wait(token, 30)
     assert session is not None
     return stream, session
 
 
 async def _next(session: Session) -> pb.BotMessage | Closed:
-    return await asyncio.wait_for(session.inbox.get(), 5)
+    return await asyncio.wait_for(session.inbox.get(), 60)
 
 
 @pytest.mark.parametrize(
@@ -575,7 +576,7 @@ def _check_hidden_information(played: Played) -> dict[str, int]:
     return counts
 
 
-RECORDED = TimeControl(move_time=5.0, time_bank=10.0, startup_time=8.0)
+RECORDED = TimeControl(move_time=5.0, time_bank=10.0, startup_time=60.0)
 
 
 @pytest.mark.parametrize(
@@ -797,6 +798,29 @@ def test_request_ids_on_a_stream_never_repeat_across_matches():
         assert reply.fault == "protocol" and "request 7, which was never sent" in reply.detail
 
     asyncio.run(main())
+
+
+def test_a_stream_that_ends_before_its_process_exits_is_still_a_crash(tmp_path):
+    # On a loaded machine the exit of a crashing bot can be seen well after its stream
+    # ends; the seat waits for it rather than calling the crash a disconnect.
+    from arena.referee.launcher import Limits, launch
+
+    async def main() -> tuple[str | None, str]:
+        code = "import time; time.sleep(1.5); raise SystemExit(3)"
+        log = tmp_path / "slow-exit.log"
+        process = await launch([sys.executable, "-c", code], tmp_path, {}, log, Limits())
+        session = Session("token", pb.Hello(bot_name="unit", bot_version="1"))
+        seat = RemoteSeat(session, process, "")
+        await seat.start(pb.MatchStart(match_id="m"))
+        session.inbox.put_nowait(Closed("disconnect", "the bot closed its stream"))
+        try:
+            reply = await seat.ask(_request(1), 60.0)
+        finally:
+            await process.kill(grace=0)
+        return reply.fault, reply.detail
+
+    fault, detail = asyncio.run(main())
+    assert fault == "crash" and "exited with code 3" in detail
 
 
 def test_in_process_seat_hears_the_rejection_that_ends_its_match():
