@@ -394,6 +394,10 @@ def test_a_taken_name_is_not_silently_repointed(tmp_path: Path, capsys: Capsys) 
         with pytest.raises(ConfigError, match=str(first.resolve())):
             tournaments.register(store, read_spec(second))
         assert tournaments.registered_bots(store)["mine"] == first.resolve()
+    with open_store(tmp_path / "other.db") as other:
+        tournaments.register(other, read_spec(first))
+        with pytest.raises(ConfigError, match=f"--replace {second.resolve()} --db "):
+            tournaments.register(other, read_spec(second))
     code, out, err = run(capsys, "bots", "add", "--replace", str(second))
     assert code == 0, err
     assert "repointed" in out and str(first.resolve()) in out and str(second.resolve()) in out

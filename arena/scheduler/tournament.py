@@ -172,10 +172,11 @@ def register(store: Store, spec: BotSpec, replace: bool = False) -> dict[str, An
     """
     known = registered_bots(store).get(spec.name)
     if known is not None and known.resolve() != spec.path and not replace and not is_bundled(spec):
+        where = "" if store.path.resolve() == default_db().resolve() else f" --db {store.path}"
         raise ConfigError(
             f"bot name {spec.name!r} is already registered in {store.path} for {known}, not "
             f"{spec.path}; rename one of them, or repoint the name with "
-            f"`arena bots add --replace {spec.path}`"
+            f"`arena bots add --replace {spec.path}{where}`"
         )
     vid = version_id(spec)
     store.add_bot(spec.name, spec.language, spec.description, str(spec.path))
