@@ -86,3 +86,17 @@ def test_dependency_table_names_every_dependency_and_why() -> None:
     assert any("node.js" in first.lower() for first in rows)
     for first, why in rows.items():
         assert len(why) > 10, f"no reason given for {first}"
+
+
+def test_bot_guide_shows_every_sdk_action_constructor() -> None:
+    """Each action in ``arena.sdk`` has a row in the guide's table and a runnable example."""
+    import arena.sdk
+    from arena.games.classic.actions import KIND_OF
+
+    guide = (ROOT / "docs" / "writing-a-bot.md").read_text(encoding="utf-8")
+    examples = "".join(code for _, code in python_blocks(ROOT / "docs" / "writing-a-bot.md"))
+    exported = {name for name in arena.sdk.__all__ if getattr(arena.sdk, name) in KIND_OF}
+    assert len(exported) == len(KIND_OF)
+    for name in exported:
+        assert f"| `{name}(" in guide, f"{name} has no row in the actions table"
+        assert f">>> {name}(" in examples, f"{name} has no example"
