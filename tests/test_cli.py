@@ -676,3 +676,34 @@ def test_match_help_says_single_matches_are_files_not_in_the_database(capsys: Ca
     code, out, _ = run(capsys, "match", "--help")
     assert code == 0
     assert "not in the results database" in " ".join(out.split())
+
+
+def test_versus_progress_on_a_terminal_redraws_one_line(tmp_path: Path) -> None:
+    """stderr a real terminal (a pty): the game counter is redrawn in place, then ended."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [arena_script(), "versus", "random", "continent", "--games", "2", "--seed", "4", *RULES],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
+        env={**os.environ, "ARENA_HOME": str(tmp_path / "home")},
+    )
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal's last writer is gone
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    out, _ = process.communicate(timeout=300)
+    assert process.returncode == 0, seen
+    text = seen.decode()
+    assert "game 1/2" in text and "game 2/2" in text
+    assert text.count("\r\x1b[K") == 2  # each game redraws the line ...
+    assert text.count("\n") == 1 and text.endswith("\n")  # ... which ends once, at the end
+    assert out.startswith("random v continent: 2 games")
