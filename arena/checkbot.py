@@ -13,7 +13,8 @@ import random
 import statistics
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from arena.bots import BotSpec
 from arena.games.classic.config import ClassicConfig
@@ -25,7 +26,7 @@ from arena.protocol import codec
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.host import BotHost, logs_dir
 from arena.referee.match import Seat
-from arena.referee.seats import InProcessSeat, Reply
+from arena.referee.seats import InProcessSeat, RemoteSeat, Reply
 from arena.sdk.bot import Bot
 
 KINDS = (
@@ -224,15 +225,16 @@ async def check_bot(
     results: list[CheckResult] = []
     async with BotHost() as host:
         seat: Seat
+        log: Path | None = None
         if isinstance(player, Bot):
             seat = InProcessSeat(player, player.name, player.version)
             results.append(CheckResult("runs in-process", True, "loaded"))
         else:
             started = time.perf_counter()
             name = f"check-{player.path.name}-{uuid.uuid4().hex[:6]}"
+            log = logs_dir() / f"{name}.log"
             remote, why = await host.connect(player, name, startup_time)
             if remote is None:
-                log = logs_dir() / f"{name}.log"
                 return [CheckResult("connects and says Hello", False, f"{why}; log: {log}")], []
             seat = remote
             hello = remote.session.hello
@@ -245,17 +247,34 @@ async def check_bot(
                 )
             )
         checker = _Checker(seat, move_time)
+
+        def gone() -> bool:
+            """The bot's process or stream ended: the remaining checks cannot run."""
+            return isinstance(seat, RemoteSeat) and not BotHost.alive(seat)
+
         for kind in KINDS:
             if kind not in positions:
                 results.append(CheckResult(kind, False, "no position found for this kind"))
-                continue
-            try:
-                results.append(await checker.decision(positions[kind]))
-            except RuntimeError as exc:
-                results.append(CheckResult(kind, False, str(exc)))
+            elif gone():
+                results.append(CheckResult(kind, False, "not run: the bot is gone"))
+            else:
+                try:
+                    results.append(await checker.decision(positions[kind]))
+                except RuntimeError as exc:
+                    results.append(CheckResult(kind, False, str(exc)))
         if "attack" in positions:
-            results.append(await checker.rejection(positions["attack"]))
-            results.append(await checker.burst(positions["attack"]))
+            for label, check in (
+                ("answers again after a rejection", checker.rejection),
+                (f"{BURST} decisions in a row", checker.burst),
+            ):
+                if gone():
+                    results.append(CheckResult(label, False, "not run: the bot is gone"))
+                else:
+                    results.append(await check(positions["attack"]))
+        failed = next((i for i, r in enumerate(results) if not r.ok), None)
+        if failed is not None and log is not None:  # where its traceback, if any, is
+            first = results[failed]
+            results[failed] = replace(first, detail=f"{first.detail}; bot's stderr: {log}")
         return results, checker.latencies
 
 

@@ -422,3 +422,33 @@ def test_unknown_bot_lists_registered_bots_apart_from_bundled_ones(
     assert "random" in bundled
     assert registered.startswith(f"{default_db()}: mine;")
     assert "random" not in registered
+
+
+CRASHER = """\
+import os
+import sys
+
+from arena.sdk import Bot
+
+
+class Tiny(Bot):
+    def choose(self, request):
+        print("crashing on purpose", file=sys.stderr, flush=True)
+        os._exit(3)
+
+
+if __name__ == "__main__":
+    Tiny().run()
+"""
+
+
+def test_check_bot_names_the_log_of_a_bot_that_crashes(tmp_path: Path, capsys: Capsys) -> None:
+    folder = make_bot(tmp_path / "crasher", "crasher", body=CRASHER)
+    code, out, err = run(capsys, "check-bot", str(folder), "--json", "--startup-time", "60")
+    assert code == 1, err
+    failed = [c for c in json.loads(out)["checks"] if not c["ok"]]
+    assert failed
+    _, _, log = failed[0]["detail"].partition("bot's stderr: ")
+    assert "crashing on purpose" in Path(log).read_text()
+    # The checks after the crash are not each left to time out.
+    assert failed[-1]["detail"] == "not run: the bot is gone"
