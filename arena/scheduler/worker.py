@@ -32,7 +32,8 @@ from arena.referee.statuses import SeatStatus
 log = logging.getLogger("arena.worker")
 
 REUSABLE = {SeatStatus.OK.value, SeatStatus.TIMEOUT.value, SeatStatus.ILLEGAL.value}
-"""Statuses after which a bot's stream is still sound enough for its next match."""
+"""Statuses after which a bot's stream is still sound enough for its next match (provided it
+never timed out: see :meth:`WorkerHost._settle`)."""
 
 
 def init_worker() -> None:
