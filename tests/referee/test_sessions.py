@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 
 from arena.bots import BotSpec
-from arena.ratings import OrderedRater, RatingBook
-from arena.referee.match import run_match
+from arena.ratings import OrderedRater, RatingBook, ranks_from_result
+from arena.referee.match import play_match, run_match
 from arena.referee.statuses import SeatStatus
 from arena.scheduler.worker import WorkerHost
+from arena.sdk import Answer, Bot, Request
 from tests.referee import RANDOM, assert_all_gone, broken, rules_for
 
 SLOW = {"move_time": 0.2, "time_bank": 1.0, "startup_time": 60.0}
@@ -125,6 +126,30 @@ def test_seats_absent_together_all_leave_in_the_out_order_and_are_rated():
     assert places == [2, 1], "who left later places better, as for any forfeit"
     changes = RatingBook().rate_match("pool", ["a", "b"], places, statuses, list(result.out_order))
     assert [c.seat for c in changes] == [0, 1]
+
+
+class _CrashesAtHeadquarters(Bot):
+    """Raises when asked for its headquarters: every seat at once, in one decision."""
+
+    def choose(self, request: Request) -> Answer:
+        if request.kind == "headquarters":
+            raise RuntimeError("no headquarters today")
+        return 0
+
+
+def test_forfeits_in_one_simultaneous_decision_all_leave_in_order():
+    # Capital RISK asks every seat for its headquarters at once. All three crash: the
+    # second forfeit ends the game, the third comes after the end.
+    rules = rules_for(3, mode="capital")
+    bots = [_CrashesAtHeadquarters() for _ in range(3)]
+    result = play_match(rules, bots, 5)
+    statuses = [s.status for s in result.seats]
+    places = [s.place for s in result.seats]
+    assert statuses == ["CRASH"] * 3
+    assert result.out_order == (0, 1, 2)
+    assert places == [3, 2, 1]
+    ranks = ranks_from_result(places, statuses, list(result.out_order))
+    assert ranks == [2, 1, 0]
 
 
 def test_a_worker_match_whose_seats_all_fail_to_connect_is_rated(out, worker, monkeypatch):
