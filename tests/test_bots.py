@@ -195,7 +195,8 @@ def test_readme_setup_installs_what_the_bot_imports(tmp_path: Path) -> None:
     done = subprocess.run(
         [
             *(str(python), "-m", "arena.cli", "match", "--bot", str(bot), "--bot", "random"),
-            *("--seed", "1", "--rules", "max_rounds=2", "--startup-time", "60", "--json"),
+            *("--seed", "1", "--rules", "max_rounds=2", "--startup-time", "60", "--no-clock"),
+            "--json",
         ],
         cwd=tmp_path,
         env=env,
@@ -229,7 +230,7 @@ def test_a_script_command_finds_the_arena_python_on_path(
         rules,
         [read_spec(bot), load_bot(find_bot("random"))],
         seed=2,
-        control=TimeControl(move_time=5.0, time_bank=30.0, startup_time=60.0),
+        control=TimeControl(move_time=None, time_bank=30.0, startup_time=60.0),
     )
     assert [s.status for s in result.seats] == ["OK", "OK"]
 
@@ -312,7 +313,7 @@ def test_check_bot_and_bots_setup_take_registered_names(tmp_path: Path, capsys: 
     code, out, err = run(capsys, "bots", "add", str(folder))
     assert code == 0, err
     assert runs(tmp_path) == 1
-    code, out, err = run(capsys, "check-bot", "mine", "--in-process", "--json")
+    code, out, err = run(capsys, "check-bot", "mine", "--in-process", "--json", "--move-time", "30")
     assert code == 0, err
     assert json.loads(out)["bot"] == "mine"
     code, out, err = run(capsys, "bots", "setup", "mine")
@@ -337,7 +338,7 @@ def test_every_command_takes_db_for_registered_names(tmp_path: Path, capsys: Cap
     assert sources("bots", "--db", str(other), "--json")["mine"] == "registered"
     assert "mine" not in sources("bots", "--json")
 
-    quick = ("--rules", "max_rounds=2", "--seed", "4")
+    quick = ("--rules", "max_rounds=2", "--seed", "4", "--move-time", "30")
     code, out, err = run(
         capsys, "match", "--bot", "mine", "--bot", "random", "--in-process", "--json",
         "--no-replay", "--db", str(other), *quick,
@@ -349,7 +350,17 @@ def test_every_command_takes_db_for_registered_names(tmp_path: Path, capsys: Cap
     assert "no such database" in error_line(err)
     assert not default_db().exists()
 
-    code, out, err = run(capsys, "check-bot", "mine", "--in-process", "--json", "--db", str(other))
+    code, out, err = run(
+        capsys,
+        "check-bot",
+        "mine",
+        "--in-process",
+        "--json",
+        "--move-time",
+        "30",
+        "--db",
+        str(other),
+    )
     assert code == 0, err
     code, _, err = run(capsys, "bots", "setup", "mine", "--db", str(other))
     assert code == 0, err
@@ -444,7 +455,9 @@ if __name__ == "__main__":
 
 def test_check_bot_names_the_log_of_a_bot_that_crashes(tmp_path: Path, capsys: Capsys) -> None:
     folder = make_bot(tmp_path / "crasher", "crasher", body=CRASHER)
-    code, out, err = run(capsys, "check-bot", str(folder), "--json", "--startup-time", "60")
+    code, out, err = run(
+        capsys, "check-bot", str(folder), "--json", "--startup-time", "60", "--move-time", "10"
+    )
     assert code == 1, err
     failed = [c for c in json.loads(out)["checks"] if not c["ok"]]
     assert failed
