@@ -92,10 +92,10 @@ def test_one_late_answer_is_one_strike_and_the_late_answer_is_ignored(arena):
     # stale answer and is ignored; the seat goes on with one strike.
     played = arena.play(
         [broken("sleeper"), RANDOM, RANDOM],
-        control=TimeControl(move_time=0.5, time_bank=0.0, startup_time=STARTUP),
+        control=TimeControl(move_time=2.0, time_bank=0.0, startup_time=STARTUP),
         untimed=frozenset({1, 2}),
         mode="once",
-        env={"ARENA_TEST_SLEEP": "0.6"},
+        env={"ARENA_TEST_SLEEP": "2.3"},
     )
     assert played.statuses == ["OK", "OK", "OK"]
     assert played.result.seats[0].strikes == 1
