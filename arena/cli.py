@@ -43,7 +43,7 @@ from arena.replay import verify
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
 from arena.sdk.human import HumanBot
-from arena.store import Store, open_store
+from arena.store import DamagedReplayError, Store, empty_store, open_store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -499,7 +499,7 @@ def _registered(db: Path | None = None) -> dict[str, Path]:
     path = db or tournaments.default_db()
     if not path.exists():
         return {}
-    with open_store(path) as store:
+    with open_store(path, read_only=True) as store:
         return tournaments.registered_bots(store)
 
 
@@ -511,8 +511,14 @@ def _bot_finder(db: Path | None) -> Any:
     return lambda name: find_bot(name, known, registry)
 
 
-def _open_db(path: Path | None) -> Store:
-    return open_store(path or tournaments.default_db())
+def _open_db(path: Path | None, *, read_only: bool = False, create: bool = True) -> Store:
+    """The results database (default results/arena.db). Commands that only read pass
+    ``read_only``: a mistyped path is an error instead of a new empty database, and a
+    read-only file, folder or filesystem can still be read. Until the default database is
+    made, readers see it empty (and do not make it)."""
+    if path is None and read_only and not tournaments.default_db().exists():
+        return empty_store(tournaments.default_db())
+    return open_store(path or tournaments.default_db(), read_only=read_only, create=create)
 
 
 def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSettings:
@@ -663,7 +669,7 @@ TOURNAMENT_KEYS = (
 
 
 def cmd_tournament_list(args: argparse.Namespace) -> int:
-    with _open_db(args.db) as store:
+    with _open_db(args.db, read_only=True) as store:
         rows = [{k: r[k] for k in TOURNAMENT_KEYS} for r in store.tournaments()]
     if args.json:
         print(json.dumps(rows))
@@ -694,7 +700,7 @@ def _emit(args: argparse.Namespace, data: Any, to_csv: Any, render: Any) -> int:
 
 
 def cmd_tournament_show(args: argparse.Namespace) -> int:
-    with _open_db(args.db) as store:
+    with _open_db(args.db, read_only=True) as store:
         if store.tournament(args.id) is None:
             raise ConfigError(f"no tournament {args.id!r} in {store.path}")
         table = reports.crosstable(store, args.id)
@@ -702,14 +708,15 @@ def cmd_tournament_show(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    with _open_db(args.db) as store:
+    check_game(args.game)
+    with _open_db(args.db, read_only=True) as store:
         pool = reports.choose_pool(store, args.pool, args.tournament)
         board = reports.leaderboard(store, pool, args.tournament)
     return _emit(args, board, reports.leaderboard_csv, reports.render_leaderboard)
 
 
 def cmd_matches(args: argparse.Namespace) -> int:
-    with _open_db(args.db) as store:
+    with _open_db(args.db, read_only=True) as store:
         if args.tournament and store.tournament(args.tournament) is None:
             raise ConfigError(f"no tournament {args.tournament!r}")
         rows = reports.matches_table(store, args.tournament)
@@ -717,7 +724,7 @@ def cmd_matches(args: argparse.Namespace) -> int:
 
 
 def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
-    with _open_db(args.db) as store:
+    with _open_db(args.db, create=False) as store:
         count = tournaments.rebuild_ratings(store)
     print(f"recomputed ratings from {count} matches")
     return EXIT_OK
@@ -945,15 +952,28 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _replay_file(ref: str, db: Path | None, stack: contextlib.ExitStack) -> Path:
-    """A replay given as a file path or as a stored match id (extracted to a temp file)."""
+def _replay_file(
+    ref: str, db: Path | None, stack: contextlib.ExitStack, unknown: type[ArenaError]
+) -> Path:
+    """A replay given as a file path or as a stored match id (extracted to a temp file).
+
+    A ref that is neither raises ``unknown``: bad input for ``show`` (exit 2), a failed check
+    for ``verify`` (exit 1, as for a replay file that cannot be read).
+    """
     path = Path(ref)
     if path.exists():
         return path
-    with _open_db(db) as store:
+    neither = f"{ref!r} is neither a replay file nor a recorded match id"
+    database = db or tournaments.default_db()
+    if not database.exists():
+        raise unknown(f"{neither} (no results database at {database})")
+    with _open_db(database, read_only=True) as store:
         if store.match(ref) is None:
-            raise ReplayError(f"{ref!r} is neither a replay file nor a recorded match id")
-        data = store.replay(ref)
+            raise unknown(f"{neither} in {store.path}")
+        try:
+            data = store.replay(ref)
+        except DamagedReplayError as exc:
+            raise unknown(str(exc)) from None
     folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-replay-")))
     extracted = folder / f"{ref}.jsonl"
     extracted.write_bytes(data)
@@ -975,14 +995,14 @@ def _suggest_replay_file(ref: str) -> Iterator[None]:
 
 def cmd_replay_show(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack, _suggest_replay_file(args.replay):
-        header, records = read_replay(_replay_file(args.replay, args.db, stack))
+        header, records = read_replay(_replay_file(args.replay, args.db, stack, ConfigError))
     blocks = replay_text.turns(header, records)
     replay_text.page(blocks, args.step, sys.stdout, sys.stderr, sys.stdin)
     return EXIT_OK
 
 
 def cmd_replay_export(args: argparse.Namespace) -> int:
-    with _open_db(args.db) as store:
+    with _open_db(args.db, read_only=True) as store:
         if store.match(args.match_id) is None:
             raise ConfigError(f"no recorded match {args.match_id!r}")
         data = store.replay(args.match_id)
@@ -994,7 +1014,7 @@ def cmd_replay_export(args: argparse.Namespace) -> int:
 
 def cmd_replay_verify(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
-        report = verify(_replay_file(args.replay, args.db, stack))
+        report = verify(_replay_file(args.replay, args.db, stack, ReplayError))
     if args.json:
         print(json.dumps({"ok": report.ok, "records": report.records, "message": report.message}))
     else:
@@ -1006,7 +1026,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
     rows = [(s, "bundled") for s in bundled_bots()]
     db = getattr(args, "db", None) or tournaments.default_db()
     if db.exists():
-        with _open_db(db) as store:
+        with _open_db(db, read_only=True) as store:
             bundled = {s.path for s, _ in rows}
             for folder in sorted(tournaments.registered_bots(store).values()):
                 if folder.resolve() not in bundled and (folder / "bot.toml").is_file():

@@ -6,9 +6,11 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 from arena.errors import ArenaError
@@ -41,7 +43,11 @@ def choose_pool(store: Store, pool: str | None, tournament_id: str | None) -> st
 
 
 def leaderboard(store: Store, pool: str, tournament_id: str | None = None) -> dict[str, Any]:
-    """The ``arena leaderboard --json`` object."""
+    """The ``arena leaderboard --json`` object.
+
+    ``ratings_as_of`` says which ratings mu and sigma are: ``"now"`` (the pool's current
+    ratings) or, for one tournament, ``"tournament_end"`` (as they stood after its last match).
+    """
     rows = []
     for rank, row in enumerate(store.leaderboard_rows(pool, tournament_id), 1):
         mu, sigma = row["mu"], row["sigma"]
@@ -60,10 +66,16 @@ def leaderboard(store: Store, pool: str, tournament_id: str | None = None) -> di
                 "avg_place": row["avg_place"],
                 "faults": row["faults"],
                 "think_ms_p50": row["think_ms_p50"],
-                "think_ms_p99": row["think_ms_p99"],
+                "think_ms_p99_p95": row["think_ms_p99_p95"],
+                "think_ms_p99": row["think_ms_p99"],  # the older name of think_ms_p99_p95
             }
         )
-    return {"pool": pool, "tournament": tournament_id, "rows": rows}
+    return {
+        "pool": pool,
+        "tournament": tournament_id,
+        "ratings_as_of": "tournament_end" if tournament_id else "now",
+        "rows": rows,
+    }
 
 
 def _console() -> Console:
@@ -75,50 +87,105 @@ def _num(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def render_leaderboard(board: dict[str, Any], console: Console | None = None) -> None:
-    """Print the leaderboard as a table."""
-    console = console or _console()
-    title = f"Leaderboard · {board['pool']}"
+def _faults_text(row: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())) or "-"
+
+
+def _faults_total(row: dict[str, Any]) -> str:
+    return str(sum(row["faults"].values())) if row["faults"] else "-"
+
+
+def _version_full(row: dict[str, Any]) -> str:
+    return f"{row['version']} ({row['version_id'][:8]})"
+
+
+def _win(row: dict[str, Any]) -> str:
+    return "-" if row["win_rate"] is None else f"{100 * row['win_rate']:.0f}"
+
+
+def _think(row: dict[str, Any]) -> str:
+    return f"{_num(row['think_ms_p50'])}/{_num(row['think_ms_p99_p95'])}"
+
+
+Cell = Callable[[dict[str, Any]], str]
+
+_COLUMNS: dict[str, tuple[str, str, Cell]] = {
+    "rank": ("#", "right", lambda r: str(r["rank"])),
+    "bot": ("bot", "left", lambda r: str(r["bot"])),
+    "version": ("version", "left", _version_full),
+    "mu": ("μ", "right", lambda r: _num(r["mu"])),
+    "sigma": ("σ", "right", lambda r: _num(r["sigma"])),
+    "score": ("μ−3σ", "right", lambda r: _num(r["mu_minus_3sigma"])),
+    "games": ("games", "right", lambda r: str(r["games"])),
+    "wins": ("wins", "right", lambda r: str(r["wins"])),
+    "win": ("win %", "right", _win),
+    "place": ("avg place", "right", lambda r: _num(r["avg_place"])),
+    "faults": ("faults", "left", _faults_text),
+    "think": ("think ms", "right", _think),
+}
+
+_NARROWER: tuple[tuple[str, Cell | None], ...] = (
+    ("think", None),
+    ("version", lambda r: str(r["version"])),
+    ("sigma", None),
+    ("wins", None),
+    ("faults", _faults_total),
+    ("place", None),
+    ("mu", None),
+    ("version", None),
+    ("faults", None),
+    ("games", None),
+)
+"""How the table gives way to a narrow terminal, least important first: a column is dropped
+(None) or shown shorter. Rank, bot, μ−3σ (the ranking) and win % always stay."""
+
+
+def _leaderboard_table(board: dict[str, Any], columns: dict[str, tuple[str, str, Cell]]) -> Table:
     if board.get("tournament"):
-        title += f" · tournament {board['tournament']}"
-    table = Table(title=title)
-    for name, justify in (
-        ("#", "right"),
-        ("bot", "left"),
-        ("version", "left"),
-        ("μ", "right"),
-        ("σ", "right"),
-        ("μ−3σ", "right"),
-        ("games", "right"),
-        ("wins", "right"),
-        ("win %", "right"),
-        ("avg place", "right"),
-        ("faults", "left"),
-        ("think p50/p99 ms", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for row in board["rows"]:
-        faults = ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())) or "-"
-        win = "-" if row["win_rate"] is None else f"{100 * row['win_rate']:.0f}"
-        table.add_row(
-            str(row["rank"]),
-            row["bot"],
-            f"{row['version']} ({row['version_id'][:8]})",
-            _num(row["mu"]),
-            _num(row["sigma"]),
-            _num(row["mu_minus_3sigma"]),
-            str(row["games"]),
-            str(row["wins"]),
-            win,
-            _num(row["avg_place"]),
-            faults,
-            f"{_num(row['think_ms_p50'])}/{_num(row['think_ms_p99'])}",
+        title = f"Leaderboard · {board['pool']} · tournament {board['tournament']}"
+        title += " · ratings as they stood at its end"
+    else:
+        title = f"Leaderboard · {board['pool']} · current ratings"
+    notes = ["ranked by μ−3σ"]
+    if "think" in columns:
+        notes.append("think ms: median of per-match p50 / 95th percentile of per-match p99")
+    if "faults" in columns and columns["faults"][2] is _faults_total:
+        notes.append("faults: forfeited seats")
+    table = Table(title=title, caption="; ".join(notes))
+    for key, (header, justify, _cell) in columns.items():
+        table.add_column(
+            header,
+            justify=justify,  # type: ignore[arg-type]
+            overflow="fold",  # never "…": a name too long for the screen wraps whole
+            no_wrap=key != "bot",
         )
+    for row in board["rows"]:
+        table.add_row(*(cell(row) for _header, _justify, cell in columns.values()))
+    return table
+
+
+def render_leaderboard(board: dict[str, Any], console: Console | None = None) -> None:
+    """Print the leaderboard as a table that fits the console: on a narrow one the less
+    important columns are shortened or dropped (see :data:`_NARROWER`), never cut to "…"."""
+    console = console or _console()
+    columns = dict(_COLUMNS)
+    table = _leaderboard_table(board, columns)
+    unbounded = console.options.update_width(10**6)  # the width it wants, not what it gets
+    for key, shorter in _NARROWER:
+        if Measurement.get(console, unbounded, table).maximum <= console.width:
+            break
+        if shorter is None:
+            columns.pop(key, None)
+        elif key in columns:
+            header, justify, _cell = columns[key]
+            columns[key] = (header, justify, shorter)
+        table = _leaderboard_table(board, columns)
     console.print(table)
 
 
 def leaderboard_csv(board: dict[str, Any]) -> str:
-    """The leaderboard as CSV (one column per fault status)."""
+    """The leaderboard as CSV (one column per fault status). ``think_ms_p99`` is kept for
+    readers of older files; ``think_ms_p99_p95`` names the same figure for what it is."""
     out = io.StringIO()
     writer = csv.writer(out)
     head = [
@@ -135,6 +202,7 @@ def leaderboard_csv(board: dict[str, Any]) -> str:
         *(f"faults_{s}" for s in STATUSES),
         "think_ms_p50",
         "think_ms_p99",
+        "think_ms_p99_p95",
     ]
     writer.writerow(head)
     for row in board["rows"]:
@@ -153,6 +221,7 @@ def leaderboard_csv(board: dict[str, Any]) -> str:
                 *(row["faults"].get(s, 0) for s in STATUSES),
                 row["think_ms_p50"],
                 row["think_ms_p99"],
+                row["think_ms_p99_p95"],
             ]
         )
     return out.getvalue()

@@ -1,15 +1,33 @@
-"""Crosstable, replay show/export/verify by match id, and versus, through the CLI."""
+"""Crosstable, replay show/export/verify by match id, versus, leaderboards and the read
+commands' errors, through the CLI."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import os
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from tests.scheduler.test_tournament import arena, ok
+import pytest
+from rich.console import Console
+
+from arena import reports
+from arena import store as arena_store
+from arena.cli import main
+from arena.errors import ConfigError
+from arena.scheduler.tournament import TournamentSettings
+from tests.scheduler.test_tournament import arena, db_path, ok, query
+from tests.test_store import corrupt_a_page
+
+Capsys = pytest.CaptureFixture[str]
 
 
-def small_tournament() -> str:
+def small_tournament(seed: int = 3) -> str:
     out = ok(
         "tournament",
         "run",
@@ -24,7 +42,7 @@ def small_tournament() -> str:
         "--rules",
         "max_rounds=5",
         "--seed",
-        "3",
+        str(seed),
         "--workers",
         "1",
         "--no-progress",
@@ -34,8 +52,30 @@ def small_tournament() -> str:
     return json.loads(ok("tournament", "list", "--json"))[-1]["id"]
 
 
-def test_crosstable_counts_every_pairing_and_matches_the_places():
-    tid = small_tournament()
+Recorded = Callable[[], str]
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
+    """``small_tournament()``'s database in this test's results folder; it is played once per
+    module and copied afterwards (the reports only read it, or damage their own copy)."""
+    kept = tmp_path_factory.mktemp("recorded") / "arena.db"
+    ids: list[str] = []
+
+    def copy() -> str:
+        if not ids:
+            ids.append(small_tournament())
+            shutil.copy(db_path(), kept)
+        else:
+            db_path().parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(kept, db_path())
+        return ids[0]
+
+    return copy
+
+
+def test_crosstable_counts_every_pairing_and_matches_the_places(recorded: Recorded) -> None:
+    tid = recorded()
     table = json.loads(ok("tournament", "show", tid, "--json"))
     assert table["tournament"]["id"] == tid and table["tournament"]["recorded"] == 2
     pairs = {(p["a"], p["b"]): p for p in table["pairs"]}
@@ -58,8 +98,10 @@ def test_crosstable_counts_every_pairing_and_matches_the_places():
     assert arena("tournament", "show", "nope").returncode == 2
 
 
-def test_replays_of_stored_matches_show_export_and_verify(tmp_path):
-    tid = small_tournament()
+def test_replays_of_stored_matches_show_export_and_verify(
+    tmp_path: Path, recorded: Recorded
+) -> None:
+    tid = recorded()
     match_id = json.loads(ok("matches", "--tournament", tid, "--json"))[0]["id"]
     assert ok("replay", "verify", match_id).startswith("ok:")
     shown = ok("replay", "show", match_id)
@@ -70,7 +112,8 @@ def test_replays_of_stored_matches_show_export_and_verify(tmp_path):
     assert header["format"] == "risk-arena-replay" and header["match_id"] == match_id
     assert ok("replay", "verify", str(target)).startswith("ok:")
     assert arena("replay", "export", "nope", str(target)).returncode == 2
-    assert arena("replay", "verify", "nope").returncode == 1
+    assert arena("replay", "show", "nope").returncode == 2  # an unknown id is bad input
+    assert arena("replay", "verify", "nope").returncode == 1  # verify: a failed check
 
 
 def test_versus_reports_a_rotated_series_and_the_sprt_stops_early():
@@ -118,3 +161,218 @@ def test_versus_reports_a_rotated_series_and_the_sprt_stops_early():
     ]
     assert arena("versus", "aggressive", "random", "--seats", "3").returncode == 2
     assert arena("versus", "aggressive", "random", "--sprt", "50,0").returncode == 2
+
+
+# ------------------------------------------------------------------------ leaderboards
+
+
+def test_a_tournament_leaderboard_shows_the_ratings_as_they_stood_at_its_end(
+    recorded: Recorded,
+) -> None:
+    first = recorded()
+    second = small_tournament(seed=4)  # the same pool: it moves the current ratings on
+    board = json.loads(ok("leaderboard", "--tournament", first, "--json"))
+    assert board["tournament"] == first and board["ratings_as_of"] == "tournament_end"
+    last = {
+        version: (mu, sigma)
+        for version, mu, sigma in query(
+            "SELECT h.version_id, h.mu_after, h.sigma_after FROM rating_history h"
+            " JOIN matches m ON m.id = h.match_id WHERE m.tournament_id = ?"
+            " ORDER BY m.plan_index",
+            (first,),
+        )
+    }
+    assert {r["version_id"]: (r["mu"], r["sigma"]) for r in board["rows"]} == last
+    assert [r["games"] for r in board["rows"]] == [2, 2]  # that tournament's matches
+    now = json.loads(ok("leaderboard", "--json"))
+    assert now["ratings_as_of"] == "now"
+    current = {r["version_id"]: r["mu"] for r in now["rows"]}
+    assert all(current[v] != mu for v, (mu, _sigma) in last.items())
+    assert json.loads(ok("leaderboard", "--tournament", second, "--json"))["rows"][0]["mu"] in (
+        current.values()
+    )
+    assert "ratings as they stood at its end" in ok("leaderboard", "--tournament", first)
+    assert "current ratings" in ok("leaderboard")
+
+
+def board_of(names: list[str]) -> dict[str, Any]:
+    """A leaderboard with wide figures in every column."""
+    rows = []
+    for rank, name in enumerate(names, 1):
+        rows.append(
+            {
+                "rank": rank,
+                "bot": name,
+                "version": "10.2.1",
+                "version_id": f"{rank:02d}abcdef0123456789",
+                "mu": 35.123456 - rank,
+                "sigma": 1.2345,
+                "mu_minus_3sigma": 31.419 - rank,
+                "games": 1200,
+                "wins": 450,
+                "win_rate": 0.375,
+                "avg_place": 1.875,
+                "faults": {"DISCONNECT": 12, "INIT_FAIL": 2, "TIMEOUT": 3} if rank % 2 else {},
+                "think_ms_p50": 12.345,
+                "think_ms_p99_p95": 1234.56,
+                "think_ms_p99": 1234.56,
+            }
+        )
+    return {"pool": "classic/3p/world", "tournament": "abcd1234", "rows": rows}
+
+
+def rendered(board: dict[str, Any], width: int) -> str:
+    console = Console(width=width, record=True, file=io.StringIO(), force_terminal=False)
+    reports.render_leaderboard(board, console)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_the_leaderboard_fits_the_terminal_without_cutting_names_or_numbers(width: int) -> None:
+    names = ["js-heuristic", "continent-keeper", "aggressive", "strong"]
+    text = rendered(board_of(names), width)
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= width
+    for rank, name in enumerate(names, 1):
+        line = next(line for line in text.splitlines() if f" {name} " in line)
+        assert f"{31.419 - rank:.2f}" in line  # the ranking figure, whole
+    wide = rendered(board_of(names), 160)
+    assert "…" not in wide and "12.35/1234.56" in wide and "TIMEOUT 3" in wide
+    assert "95th percentile of per-match p99" in wide
+
+
+def test_the_leaderboard_csv_and_json_name_the_think_tail_for_what_it_is() -> None:
+    board = board_of(["a", "b"])
+    rows = list(csv.DictReader(io.StringIO(reports.leaderboard_csv(board))))
+    assert rows[0]["think_ms_p99_p95"] == rows[0]["think_ms_p99"] == "1234.56"
+
+
+# ----------------------------------------------------------------- read commands' errors
+
+
+def run(capsys: Capsys, *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of ``arena ARGS`` called in-process."""
+    try:
+        code = main(list(args))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error(err: str) -> str:
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.startswith("arena: error:")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_read_commands_never_make_a_database_of_a_mistyped_path(
+    capsys: Capsys, tmp_path: Path
+) -> None:
+    typo = tmp_path / "reslts" / "arena.db"
+    commands: list[tuple[list[str], int]] = [
+        (["leaderboard"], 2),
+        (["matches"], 2),
+        (["tournament", "list"], 2),
+        (["tournament", "show", "abc"], 2),
+        (["replay", "show", "abc"], 2),
+        (["replay", "export", "abc", str(tmp_path / "out.jsonl")], 2),
+        (["replay", "verify", "abc"], 1),  # verify: anything it cannot verify is a failed check
+        (["ratings", "rebuild"], 2),
+    ]
+    for args, expected in commands:
+        code, _out, err = run(capsys, *args, "--db", str(typo))
+        assert code == expected, (args, err)
+        assert f"no results database at {typo}" in one_error(err), args
+        assert not typo.parent.exists(), args
+    # The default database not made yet: readers see no results, and make nothing either.
+    assert run(capsys, "matches", "--json")[:2] == (0, "[]\n")
+    assert run(capsys, "tournament", "list", "--json")[:2] == (0, "[]\n")
+    assert "no results yet" in one_error(run(capsys, "leaderboard")[2])
+    assert not db_path().exists() and not db_path().parent.exists()
+
+
+def test_unknown_games_and_match_ids_are_bad_input(capsys: Capsys) -> None:
+    code, _, err = run(capsys, "leaderboard", "--game", "chess")
+    assert code == 2 and "unknown game 'chess'; choose one of: classic" in one_error(err)
+    code, _, err = run(capsys, "replay", "show", "nosuchid")
+    assert code == 2 and "'nosuchid' is neither a replay file" in one_error(err)
+
+
+def test_a_settings_file_with_negative_workers_is_refused_in_plain_words() -> None:
+    settings = TournamentSettings(bots=["random", "aggressive"], workers=-1)
+    with pytest.raises(ConfigError) as caught:
+        settings.check()
+    assert str(caught.value) == "workers must be 0 (one per core) or more, got -1"
+
+
+def test_a_read_only_database_is_read_without_being_written(
+    capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, recorded: Recorded
+) -> None:
+    tid = recorded()
+    match_id = json.loads(ok("matches", "--json"))[0]["id"]
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    shutil.copy(db_path(), folder / "arena.db")
+    db = folder / "arena.db"
+    before = db.read_bytes()
+    db.chmod(0o444)
+    folder.chmod(0o555)
+    real = arena_store._may_write  # root ignores the bits: answer as for anyone else
+    monkeypatch.setattr(
+        arena_store, "_may_write", lambda p: real(p) and not p.resolve().is_relative_to(folder)
+    )
+    try:
+        for args in (
+            ["leaderboard", "--json"],
+            ["leaderboard", "--tournament", tid, "--json"],
+            ["matches", "--json"],
+            ["tournament", "list", "--json"],
+            ["tournament", "show", tid, "--json"],
+            ["replay", "verify", match_id],
+            ["replay", "show", match_id],
+        ):
+            code, out, err = run(capsys, *args, "--db", str(db))
+            assert code == 0 and out, (args, err)
+        assert sorted(os.listdir(folder)) == ["arena.db"]  # not even a -wal or -shm
+        assert db.read_bytes() == before
+    finally:
+        folder.chmod(0o755)
+        db.chmod(0o644)
+
+
+def test_a_damaged_stored_replay_is_a_one_line_error(capsys: Capsys, recorded: Recorded) -> None:
+    recorded()
+    match_id = json.loads(run(capsys, "matches", "--json")[1])[0]["id"]
+    conn = sqlite3.connect(db_path())
+    blob = conn.execute("SELECT replay FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
+    conn.execute(
+        "UPDATE matches SET replay = ? WHERE id = ?",
+        (blob[:12] + b"\xff" * 8 + blob[20:], match_id),
+    )
+    conn.commit()
+    conn.close()
+    for args, code in (
+        (["replay", "show", match_id], 2),
+        (["replay", "export", match_id, str(db_path().parent / "x.jsonl")], 2),
+        (["replay", "verify", match_id], 1),
+    ):
+        done, _out, err = run(capsys, *args)
+        assert done == code, (args, err)
+        assert f"the stored replay of match {match_id!r} is damaged" in one_error(err)
+
+
+def test_a_tournament_is_not_run_into_a_corrupt_database(
+    capsys: Capsys, recorded: Recorded
+) -> None:
+    recorded()
+    corrupt_a_page(db_path())
+    before = db_path().read_bytes()
+    code, _, err = run(
+        capsys, "tournament", "run", "--bot", "random", "--bot", "aggressive", "--no-progress"
+    )
+    assert code == 2
+    line = one_error(err)
+    assert f"results database {db_path()} is corrupt" in line and "will not be written" in line
+    assert db_path().read_bytes() == before
