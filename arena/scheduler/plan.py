@@ -3,6 +3,9 @@
 A plan is a pure function of the bot list, the seat count, the number of rounds and the
 tournament seed, so an interrupted tournament can be resumed, and any result audited, by
 computing the plan again. The order of ``bots`` does not matter (they are sorted first).
+The stored plan is what runs: when a bot changes mid-tournament and ``tournament resume
+--record-new-version`` is used, its unplayed entries seat the new version id in the old
+one's seats (same matches, seeds and order), so they differ from a recomputation only there.
 
 Per round:
 

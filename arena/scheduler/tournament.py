@@ -17,6 +17,7 @@ import os
 import secrets
 import shutil
 import socket
+import sys
 import time
 import tomllib
 import uuid
@@ -213,8 +214,14 @@ def cannot_start(spec: BotSpec) -> str | None:
         if shutil.which(program) is None:
             return f"its command's program {program!r} is not on PATH"
         return None
+    if program == sys.executable:
+        return None  # `python`: the interpreter running this
     path = spec.path / program
-    if not path.is_file():
+    try:
+        exists = path.is_file()
+    except OSError:
+        return None  # cannot even look (a folder we may not search): let the launch say
+    if not exists:
         return f"its command's program {program!r} does not exist in {spec.path}"
     if not os.access(path, os.X_OK):
         return f"its command's program {program!r} in {spec.path} is not executable"
@@ -419,6 +426,8 @@ class Runner:
         self.on_progress = on_progress
         self.started = time.time()
         self.results: dict[int, dict[str, Any]] = {}
+        self.recorded = self.next_index
+        """Matches recorded so far (the rater may be ahead: it rates before they are written)."""
         self._beaten = 0.0
 
     def run(self) -> None:
@@ -580,6 +589,8 @@ class Runner:
                 for c in changes
             ],
         )
+        self.recorded = index + 1
+        self._heartbeat()
         self._report()
 
     def _report(self) -> None:
@@ -592,7 +603,7 @@ class Runner:
             name = self.settings["entries"].get(entry, {}).get("name", entry)
             leader = f"{name} ({conservative(rating):.1f})"
         self.on_progress(
-            Progress(self.rater.next_index, len(self.plan), self.started, leader, self.next_index)
+            Progress(self.recorded, len(self.plan), self.started, leader, self.next_index)
         )
 
 
