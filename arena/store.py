@@ -312,24 +312,28 @@ def _connect(path: Path, busy_timeout_ms: int) -> Database:
 def _connect_read_only(path: Path, busy_timeout_ms: int) -> Database:
     """A connection that cannot write, and does not need to.
 
-    SQLite's ``mode=ro`` still creates the -shm (and -wal) of a WAL database, which fails in a
-    folder this process may not write. There, a file with no pending write-ahead log is opened
-    ``immutable`` (nothing can be writing it: a writer would need that folder too); a pending
-    log is only readable through its existing -shm, so without one it is refused rather than
-    read stale.
+    SQLite's ``mode=ro`` still needs the -wal and -shm of a WAL database, and creates them
+    if absent, which fails in a folder this process may not write. There: with both present
+    (as they are while any writer is connected) ``mode=ro`` reads through them; with no log
+    to read (no -wal, or an empty one) the file is opened ``immutable`` (nothing can be
+    writing it: a writer keeps both files, and could not make them in this folder either); a
+    log holding changes but missing its -shm cannot be read, so it is refused rather than the
+    file read stale.
     """
     wal, shm = _companions(path)
     query = "mode=ro"
-    if not _may_write(path.parent):
-        pending_log = wal.exists() and wal.stat().st_size > 0
-        if not pending_log:
-            query = "mode=ro&immutable=1"
-        elif not shm.exists():
+    if not _may_write(path.parent) and not (wal.exists() and shm.exists()):
+        try:
+            pending_log = wal.stat().st_size > 0
+        except OSError:  # no -wal
+            pending_log = False
+        if pending_log:
             raise StoreError(
                 f"results database {path}: cannot read it: its write-ahead log {wal.name} holds"
                 f" changes but {shm.name} is missing and the folder is read-only"
                 " (open it once where the folder is writable)"
             )
+        query = "mode=ro&immutable=1"
     conn = sqlite3.connect(
         f"{path.resolve().as_uri()}?{query}", uri=True, timeout=busy_timeout_ms / 1000
     )

@@ -809,3 +809,18 @@ def test_a_write_log_made_immutable_under_a_running_writer_is_called_read_only(
                 record(store, f"m{i}", i)
     finally:
         subprocess.run([chattr, "-i", str(wal)], check=True)
+
+
+def test_a_reader_in_a_read_only_folder_follows_a_writer_that_has_not_written_yet(
+    store: Store, db_path: Path, take_write_access: Any
+) -> None:
+    record(store, "m0", 0)
+    store.close()
+    with open_store(db_path) as writer:
+        wal = db_path.with_name("arena.db-wal")
+        assert wal.stat().st_size == 0  # connected, nothing logged yet
+        take_write_access(db_path.parent)
+        with open_store(db_path, read_only=True) as reader:
+            assert reader.match("m0") is not None
+            record(writer, "m1", 1)
+            assert reader.match("m1") is not None  # an immutable open would not see it
