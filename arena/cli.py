@@ -63,7 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    match = commands.add_parser("match", help="play one match and print the result")
+    match = commands.add_parser(
+        "match",
+        help="play one match and print the result",
+        description="Play one match and print the result. The match is kept as a replay file "
+        "(results/replays/), not in the results database: only tournament matches are stored "
+        "there, so `arena replay show` takes this match's file path, not its id.",
+    )
     match.add_argument("--game", default="classic", help=f"game to play ({', '.join(GAMES)})")
     match.add_argument(
         "--bot",
