@@ -37,20 +37,6 @@ class Limits:
     """File descriptors (RLIMIT_NOFILE)."""
 
 
-def split_command(command: str | list[str]) -> list[str]:
-    """A ``bot.toml`` command: a string split like a shell line (no shell runs it) or a list.
-
-    A leading ``python``/``python3`` means the referee's own interpreter, so bots run with
-    the installed ``arena`` SDK.
-    """
-    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
-    if not argv:
-        raise BotError("bot command is empty")
-    if argv[0] in ("python", "python3"):
-        argv[0] = sys.executable
-    return argv
-
-
 _TRAMPOLINE = """
 import os, resource, sys
 for which, value in zip(

@@ -31,12 +31,20 @@ from typing import Any
 
 import multiprocessing_logging
 
-from arena.bots import BotSpec, find_bot, is_bundled, read_spec, run_setup, version_id
+from arena.bots import (
+    BotSpec,
+    bot_environment,
+    command_argv,
+    find_bot,
+    is_bundled,
+    read_spec,
+    run_setup,
+    version_id,
+)
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.games.classic.config import ClassicConfig
 from arena.paths import results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
-from arena.referee.launcher import split_command
 from arena.scheduler.plan import make_plan
 from arena.scheduler.worker import entry_spec, init_worker, play_job
 from arena.store import Store
@@ -207,11 +215,11 @@ def cannot_start(spec: BotSpec) -> str | None:
     if spec.command is None:
         return "it has no command: tournaments run bots as processes"
     try:
-        program = split_command(spec.command)[0]
+        program = command_argv(spec)[0]
     except (ArenaError, ValueError) as exc:
         return f"its command {spec.command!r} cannot be read: {exc}"
     if "/" not in program:
-        if shutil.which(program) is None:
+        if shutil.which(program, path=bot_environment()["PATH"]) is None:
             return f"its command's program {program!r} is not on PATH"
         return None
     if program == sys.executable:

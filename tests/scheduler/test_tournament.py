@@ -746,6 +746,23 @@ def test_a_bot_that_cannot_start_is_refused_before_the_tournament(tmp_path: Path
     assert not db_path().exists() or query("SELECT COUNT(*) FROM tournaments") == [(0,)]
 
 
+def test_a_program_in_the_arena_environment_counts_as_startable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bots run with the arena interpreter's ``bin`` first on PATH, so a program only found
+    there (the ``arena`` script itself) can start, whatever the caller's PATH says."""
+    from arena.bots import read_spec
+    from arena.scheduler.tournament import cannot_start
+
+    bot = tmp_path / "scripted"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "scripted"\ncommand = "arena --version"\n')
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    assert cannot_start(read_spec(bot)) is None
+    (bot / "bot.toml").write_text('name = "scripted"\ncommand = "no-such-program-here"\n')
+    assert "is not on PATH" in (cannot_start(read_spec(bot)) or "")
+
+
 def test_a_bot_whose_setup_does_not_build_its_program_stops_without_a_resume_hint(
     tmp_path: Path,
 ) -> None:
