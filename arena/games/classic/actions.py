@@ -69,7 +69,8 @@ class Attack:
 
     Without ``until`` this is one roll. With ``until=K`` rolls repeat (each with as many of
     ``dice`` as the armies allow) until the territory is captured or ``source`` is down to
-    ``K`` armies (K ≥ 1). ``reroll`` is the advantage re-roll policy inside this attack.
+    ``K`` armies (1 ≤ K < the armies on ``source``). ``reroll`` is the advantage re-roll
+    policy inside this attack.
     """
 
     source: int
