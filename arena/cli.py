@@ -631,7 +631,7 @@ def _resume_command(store: Store, tournament_id: str) -> str:
 
 
 def cmd_tournament_resume(args: argparse.Namespace) -> int:
-    with _open_db(args.db) as store:
+    with _open_db(args.db, create=False) as store:
         found = store.tournament(args.id)
         if found is None:
             raise ConfigError(f"no tournament {args.id!r} in {store.path}")
@@ -959,12 +959,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 def _replay_file(
-    ref: str, db: Path | None, stack: contextlib.ExitStack, unknown: type[ArenaError]
+    ref: str, db: Path | None, stack: contextlib.ExitStack, damaged: type[ArenaError]
 ) -> Path:
     """A replay given as a file path or as a stored match id (extracted to a temp file).
 
-    A ref that is neither raises ``unknown``: bad input for ``show`` (exit 2), a failed check
-    for ``verify`` (exit 1, as for a replay file that cannot be read).
+    A ref that is neither is bad input (exit 2) for every command; a stored replay that is
+    damaged raises ``damaged``: bad input for ``show`` (exit 2), a failed check for
+    ``verify`` (exit 1, as for a replay file that cannot be read).
     """
     path = Path(ref)
     if path.exists():
@@ -972,14 +973,14 @@ def _replay_file(
     neither = f"{ref!r} is neither a replay file nor a recorded match id"
     database = db or tournaments.default_db()
     if not database.exists():
-        raise unknown(f"{neither} (no results database at {database})")
+        raise ConfigError(f"{neither} (no results database at {database})")
     with _open_db(database, read_only=True) as store:
         if store.match(ref) is None:
-            raise unknown(f"{neither} in {store.path}")
+            raise ConfigError(f"{neither} in {store.path}")
         try:
             data = store.replay(ref)
         except DamagedReplayError as exc:
-            raise unknown(str(exc)) from None
+            raise damaged(str(exc)) from None
     folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-replay-")))
     extracted = folder / f"{ref}.jsonl"
     extracted.write_bytes(data)
@@ -1019,7 +1020,7 @@ def cmd_replay_export(args: argparse.Namespace) -> int:
 
 
 def cmd_replay_verify(args: argparse.Namespace) -> int:
-    with contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as stack, _suggest_replay_file(args.replay):
         report = verify(_replay_file(args.replay, args.db, stack, ReplayError))
     if args.json:
         print(json.dumps({"ok": report.ok, "records": report.records, "message": report.message}))

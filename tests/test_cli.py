@@ -289,7 +289,7 @@ def test_replay_verify_unreadable(capsys: Capsys, tmp_path: Path, content: str) 
 
 def test_replay_verify_missing_file(capsys: Capsys, tmp_path: Path) -> None:
     code, _, err = run(capsys, "replay", "verify", str(tmp_path / "missing.jsonl"))
-    assert code == 1
+    assert code == 2  # no such file or match id: bad input, like `replay show`
     assert "missing.jsonl" in error_line(err)
 
 

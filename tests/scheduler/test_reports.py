@@ -113,7 +113,7 @@ def test_replays_of_stored_matches_show_export_and_verify(
     assert ok("replay", "verify", str(target)).startswith("ok:")
     assert arena("replay", "export", "nope", str(target)).returncode == 2
     assert arena("replay", "show", "nope").returncode == 2  # an unknown id is bad input
-    assert arena("replay", "verify", "nope").returncode == 1  # verify: a failed check
+    assert arena("replay", "verify", "nope").returncode == 2  # an unknown id is bad input
 
 
 def test_versus_reports_a_rotated_series_and_the_sprt_stops_early():
@@ -278,7 +278,8 @@ def test_read_commands_never_make_a_database_of_a_mistyped_path(
         (["tournament", "show", "abc"], 2),
         (["replay", "show", "abc"], 2),
         (["replay", "export", "abc", str(tmp_path / "out.jsonl")], 2),
-        (["replay", "verify", "abc"], 1),  # verify: anything it cannot verify is a failed check
+        (["replay", "verify", "abc"], 2),
+        (["tournament", "resume", "abc"], 2),
         (["ratings", "rebuild"], 2),
     ]
     for args, expected in commands:
