@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -79,8 +80,11 @@ def leaderboard(store: Store, pool: str, tournament_id: str | None = None) -> di
 
 
 def _console() -> Console:
-    """Rich console; when piped, wide enough for the whole table."""
-    return Console() if sys.stdout.isatty() else Console(width=160)
+    """Rich console; when piped, wide enough for the whole table unless ``COLUMNS`` says
+    how wide the output may be."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return Console()
+    return Console(width=160)
 
 
 def _num(value: float | None, digits: int = 2) -> str:

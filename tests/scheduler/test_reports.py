@@ -377,3 +377,19 @@ def test_a_tournament_is_not_run_into_a_corrupt_database(
     line = one_error(err)
     assert f"results database {db_path()} is corrupt" in line and "will not be written" in line
     assert db_path().read_bytes() == before
+
+
+def test_piped_leaderboard_is_whole_unless_columns_says_how_wide(
+    monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    """Piped into a file the whole table is kept; ``COLUMNS=80`` (e.g. ``| less`` in an
+    80-column terminal) fits it to 80 like a terminal of that width."""
+    board = board_of(["js-heuristic", "continent-keeper", "aggressive", "strong"])
+    monkeypatch.delenv("COLUMNS", raising=False)
+    reports.render_leaderboard(board)
+    wide = capsys.readouterr().out
+    assert max(len(line) for line in wide.splitlines()) > 80
+    monkeypatch.setenv("COLUMNS", "80")
+    reports.render_leaderboard(board)
+    narrow = capsys.readouterr().out
+    assert max(len(line) for line in narrow.splitlines()) <= 80 and "…" not in narrow
