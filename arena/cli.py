@@ -76,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         required=True,
         metavar="BOT",
-        help="a bundled bot's name or a bot folder path; repeat once per seat (seats 0, 1, …)",
+        help="a bundled or registered bot's name, a bot folder path, or `human` to play a "
+        "seat yourself at this terminal (no clock); repeat once per seat (seats 0, 1, …)",
     )
     _registry_flag(match)
     match.add_argument("--seed", type=int, help="match seed (default: random, printed)")
@@ -387,8 +388,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     players: list[BotSpec | Bot] = []
     for spec in specs:
-        if spec is None:
-            players.append(HumanBot())
+        if spec is None:  # with --json the seat talks on stderr: stdout stays one object
+            players.append(HumanBot(stdout=sys.stderr if args.json else None))
         elif args.in_process:
             players.append(load_bot(spec))
         else:

@@ -8,8 +8,11 @@ process started is killed with its whole process group when the match ends.
 from __future__ import annotations
 
 import asyncio
+import signal
+import threading
 import uuid
 from pathlib import Path
+from types import FrameType
 
 from arena.bots import BotSpec
 from arena.games.classic.rules import ClassicRules
@@ -25,6 +28,7 @@ from arena.referee.match import (
 from arena.referee.seats import InProcessSeat
 from arena.referee.statuses import SeatStatus
 from arena.sdk.bot import Bot
+from arena.sdk.human import Interrupted
 
 __all__ = ["logs_dir", "play", "play_local_match"]
 
@@ -89,9 +93,48 @@ def play(
     address: str | None = None,
     untimed: frozenset[int] = frozenset(),
 ) -> MatchResult:
-    """Synchronous :func:`play_local_match`."""
-    return asyncio.run(
-        play_local_match(
+    """Synchronous :func:`play_local_match`; Ctrl-C raises KeyboardInterrupt after a clean stop.
+
+    The first Ctrl-C cancels the match once and lets it shut down (bot processes ended, the
+    gRPC server stopped) before KeyboardInterrupt is raised; more presses during that bounded
+    shutdown are ignored. ``asyncio.run``'s own handler raises on a second press wherever the
+    loop happens to be, and then cancels the match again while it is closing the host: the
+    server is never stopped, and grpc's ``Server.__del__`` later schedules its shutdown on the
+    closed loop ("Exception ignored … Event loop is closed"). Ctrl-C at the human seat's
+    prompt ends the match through :class:`~arena.sdk.human.Interrupted` the same way.
+    """
+    pressed = False
+    task: asyncio.Task[MatchResult] | None = None
+
+    async def main() -> MatchResult:
+        nonlocal task
+        task = asyncio.current_task()  # type: ignore[assignment]
+        if pressed:
+            raise asyncio.CancelledError
+        return await play_local_match(
             rules, players, seed, control, replay_path, strike_limit, address, untimed=untimed
         )
-    )
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        nonlocal pressed
+        if pressed:
+            return
+        pressed = True
+        if task is not None and not task.done():
+            task.cancel()
+            task.get_loop().call_soon_threadsafe(lambda: None)  # wake a waiting select()
+
+    previous = None
+    main_thread = threading.current_thread() is threading.main_thread()
+    if main_thread and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        with asyncio.Runner() as runner:
+            return runner.run(main())
+    except (asyncio.CancelledError, Interrupted) as exc:
+        if pressed or isinstance(exc, Interrupted):
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)

@@ -1,13 +1,71 @@
-"""A person at the terminal as a seat: shows the position and prompts from the legal options."""
+"""A person at the terminal as a seat: shows the position and prompts from the legal options.
+
+Every decision shows what happened since the last one (in words), the board by continent
+with owners and armies, each player's standing and own cards, then the options numbered from
+0. The answer is an option number or an action as JSON (territories by name or id). Output
+is plain text without colour when stdout is not a terminal, and input is read line by line,
+so a script can play the seat through pipes.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import signal
 import sys
-from typing import TextIO
+import threading
+from collections.abc import Iterator
+from typing import Any, TextIO
 
-from arena.games.classic.actions import action_from_dict, action_to_dict
+from rich.console import Console
+
+from arena.errors import MalformedActionError
+from arena.games.classic.actions import (
+    Action,
+    Attack,
+    ChooseHeadquarters,
+    Claim,
+    Defend,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    PlaceNeutral,
+    Reroll,
+    Trade,
+    action_from_dict,
+)
 from arena.sdk.bot import Answer, Bot, MatchInfo, Request
+from arena.sdk.human_view import KIND_TITLES, Narrator
+
+ANSWERS_OF: dict[str, tuple[type, ...]] = {
+    "claim": (Claim,),
+    "place": (Place,),
+    "reinforce": (Place,),
+    "place_neutral": (PlaceNeutral,),
+    "headquarters": (ChooseHeadquarters,),
+    "trade": (Trade,),
+    "attack": (Attack, EndAttack),
+    "defend": (Defend,),
+    "reroll": (Reroll,),
+    "occupy": (Occupy,),
+    "fortify": (Fortify, EndTurn),
+}
+"""Which actions answer each decision kind (checked before sending: a wrong one is a strike)."""
+
+HINTS = {
+    "reinforce": 'to split: {"kind": "place", "placements": [["%s", 2], ["%s", 1]]}',
+    "attack": 'to roll until a capture: {"kind": "attack", "from": "%s", "to": "%s", '
+    '"dice": %d, "until": 1}',
+    "fortify": 'to move fewer: {"kind": "fortify", "from": "%s", "to": "%s", "armies": 1}',
+}
+
+
+class Interrupted(BaseException):
+    """Ctrl-C at the prompt. A BaseException, so no seat wrapper takes it for a bot crash:
+    it ends the match, and :func:`arena.referee.local.play` turns it into KeyboardInterrupt."""
 
 
 class HumanBot(Bot):
@@ -19,51 +77,264 @@ class HumanBot(Bot):
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        tty = _isatty(self.stdout)
+        self._echo = not _isatty(self.stdin)
+        """Piped input is not echoed by a terminal: write each answer after its prompt."""
+        # Piped: no colour, no wrapping (one line per event, for scripts reading it).
+        self.console = Console(
+            file=self.stdout,
+            highlight=False,
+            emoji=False,
+            markup=False,
+            soft_wrap=not tty,
+            no_color=not tty,
+        )
+        self.narrator: Narrator | None = None
+        self._asked = -1
 
     def start(self, match: MatchInfo) -> None:
         super().start(match)
-        self.names = match.board["territories"]
-        self._say(f"You are seat {match.seat} of {match.players}: {', '.join(match.names)}")
+        self.narrator = Narrator(match.seat, match.names, match.board)
+        others = ", ".join(f"seat {s} {n}" for s, n in enumerate(match.names) if s != match.seat)
+        self._say(f"You are seat {match.seat} of {match.players} (against {others}).")
+        self._say("Answer each prompt with an option number, or an action as JSON.")
 
-    def _say(self, text: str) -> None:
-        print(text, file=self.stdout, flush=True)
-
-    def _territory(self, t: int) -> str:
-        return f"{self.names[t]} ({t})"
+    def _say(self, text: str = "", style: str = "") -> None:
+        self.console.print(text, style=style or None)
 
     def choose(self, request: Request) -> Answer:
-        view, seat = request.view, request.seat
-        for event in request.events:
-            if event["type"] in ("battle", "conquered", "eliminated", "traded", "card_drawn"):
-                self._say(f"  · {event}")
-        own = [t for t, o in enumerate(view["owner"]) if o == seat]
-        self._say(
-            f"\n[{request.kind}] round {view['round']} · you hold {len(own)} territories, "
-            f"{sum(view['armies'][t] for t in own)} armies, cards {view['hand']}"
-        )
-        for i, action in enumerate(request.choices):
-            self._say(f"  {i:>3}: {self._describe(action_to_dict(action))}")
+        narrator = self.narrator
+        assert narrator is not None, "start() comes first"
+        if request.request_id != self._asked or request.request_id == 0:
+            self._show(request, narrator)
+        self._asked = request.request_id
+        self._options(request, narrator)
+        count = len(request.choices)
+        span = "0" if count == 1 else f"0-{count - 1}"
         while True:
-            print("choose a number, or an action as JSON: ", end="", file=self.stdout, flush=True)
-            line = self.stdin.readline()
+            self.console.print(
+                f"Your choice ({span}, or an action as JSON): ", end="", style="bold"
+            )
+            line = self._read_line()
             if not line:
+                self._say()
+                self._say("No more input: the seat stops answering.")
                 raise EOFError("no more input")
             text = line.strip()
-            if text.isdigit() and int(text) < len(request.choices):
-                return int(text)
-            try:
-                return action_from_dict(json.loads(text))
-            except Exception as exc:  # any bad input: say why and ask again
-                self._say(f"  not understood ({exc}); try again")
+            if self._echo:
+                self._say(text)
+            answer, problem = self._parse(text, request)
+            if problem is None:
+                return answer
+            self._say(f"  {problem}: choose {span}, or an action as JSON.")
 
-    def _describe(self, action: dict) -> str:
-        parts = [action["kind"]]
-        for key in ("territory", "from", "to"):
-            if key in action:
-                parts.append(f"{key} {self._territory(action[key])}")
-        for key in ("dice", "armies", "cards", "die"):
-            if key in action:
-                parts.append(f"{key} {action[key]}")
-        if "placements" in action:
-            parts.append(", ".join(f"{n} on {self._territory(t)}" for t, n in action["placements"]))
-        return " · ".join(parts)
+    def rejected(self, reason: str) -> None:
+        self._say(f"The referee refused that answer (a strike): {reason}", "bold red")
+
+    def finish(self, result: dict[str, Any]) -> None:
+        narrator = self.narrator
+        if narrator is None:
+            return
+        self._say()
+        winner = result.get("winner")
+        who = "no winner" if winner is None else f"winner: {narrator.player(winner)}"
+        self._say(f"Game over ({result.get('end')}), {who}.", "bold")
+        for line in sorted(result.get("seats", []), key=lambda s: s["place"]):
+            self._say(
+                f"  {line['place']}. {narrator.player(line['seat'])} ({line['bot']}) "
+                f"{line['status']}"
+            )
+
+    # ------------------------------------------------------------ showing
+
+    def _show(self, request: Request, narrator: Narrator) -> None:
+        view = request.view
+        lines = narrator.events(request.events, view)
+        if lines:
+            self._say()
+            self._say("What happened:", "bold")
+            for text in lines:
+                self._say(f"  {text}")
+        self._say()
+        self.console.print(narrator.board_view(view, self.console.width, self.console.is_terminal))
+        self._say()
+        for text in narrator.standing(view):
+            self._say(text)
+        if view.get("mission"):
+            self._say(f"Your mission: {view['mission']['text']}")
+        if view.get("next_set_value") is not None and view["hand"]:
+            self._say(f"The next set traded is worth {view['next_set_value']} armies.")
+        turn = view["turn_seat"]
+        whose = "your turn" if turn == request.seat else f"{narrator.player(turn)}'s turn"
+        self.console.rule(
+            f"Round {view['round']}, {whose}: {KIND_TITLES.get(request.kind, request.kind)}"
+        )
+
+    def _options(self, request: Request, narrator: Narrator) -> None:
+        self._say(narrator.situation(request), "bold")
+        for i, action in enumerate(request.choices):
+            self._say(f"  {i:>3}  {narrator.action(action, request)}")
+        hint = _hint(request, narrator)
+        if hint:
+            self._say(f"  ({hint})", "dim")
+
+    # ------------------------------------------------------------ reading
+
+    def _read_line(self) -> str:
+        """One line of input; Ctrl-C while waiting raises :class:`Interrupted` at once.
+
+        The runner's own SIGINT handler (asyncio's, or the referee's) only cancels the match
+        task and returns, and a blocked read resumes after a handled signal, so the first
+        press would otherwise go unnoticed until Enter. The handler is chained: the runner
+        still learns of the press, then the read is broken off.
+        """
+        try:
+            with _interruptible():
+                return self.stdin.readline()
+        except Interrupted:
+            self._say()  # end the prompt line before the caller reports the interruption
+            raise
+
+    def _parse(self, text: str, request: Request) -> tuple[Answer, str | None]:
+        """The answer ``text`` stands for, or why it is not one."""
+        count = len(request.choices)
+        if not text:
+            return 0, "type an option number"
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return 0, f"{text!r} is not understood"
+        if isinstance(data, int) and not isinstance(data, bool):
+            if 0 <= data < count:
+                return data, None
+            return 0, f"{data} is not an option"
+        if not isinstance(data, dict):
+            return 0, f"{text!r} is not understood"
+        try:
+            action = action_from_dict(self._names_to_ids(data, request))
+        except (MalformedActionError, ValueError) as exc:
+            return 0, f"not understood ({exc})"
+        problem = _check(action, request, self.narrator)
+        return action, problem
+
+    def _names_to_ids(self, data: dict[str, Any], request: Request) -> dict[str, Any]:
+        """Territory (and card) names in a JSON action replaced by ids."""
+        board = self.narrator
+        assert board is not None, "start() comes first"
+        names = {n.lower(): i for i, n in enumerate(board.territories)}
+
+        def tid(value: Any) -> Any:
+            if isinstance(value, str):
+                if value.strip().lower() not in names:
+                    raise ValueError(f"unknown territory {value!r}")
+                return names[value.strip().lower()]
+            return value
+
+        out = dict(data)
+        for key in ("territory", "from", "to", "bonus_territory"):
+            if key in out:
+                out[key] = tid(out[key])
+        if isinstance(out.get("placements"), list):
+            out["placements"] = [
+                [tid(p[0]), *p[1:]] if isinstance(p, list) and p else p for p in out["placements"]
+            ]
+        if isinstance(out.get("cards"), list):
+            wilds = iter(c for c in request.view["hand"] if c >= len(board.territories))
+            out["cards"] = [next(wilds, -1) if c == "wild" else tid(c) for c in out["cards"]]
+        return out
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """While inside, SIGINT raises :class:`Interrupted` (after the previous handler ran)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # SIGINT ignored or default: leave it as it is
+        yield
+        return
+    task = _current_task()
+    if task is not None and task.cancelling():
+        raise Interrupted  # the press came while the view was being printed
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        try:
+            previous(signum, frame)
+        finally:
+            raise Interrupted
+
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _current_task() -> asyncio.Task[Any] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no running loop
+        return None
+
+
+def _check(action: Action, request: Request, narrator: Narrator | None) -> str | None:
+    """Why ``action`` would be refused for this decision, or None (saves a strike)."""
+    if action in request.choices:
+        return None
+    kind, o = request.kind, request.options
+    allowed = ANSWERS_OF.get(kind, ())
+    if not isinstance(action, allowed):
+        return f"that does not answer a {kind} decision"
+    name = narrator.territory if narrator else str
+    match action:
+        case Place(placements):
+            for t, n in placements:
+                if t not in o.territories:
+                    return f"you cannot place on {name(t)}"
+                if n < 1:
+                    return f"{n} armies on {name(t)}: place at least 1"
+            total = sum(n for _, n in placements)
+            if total != o.armies:
+                return f"place exactly {o.armies} armies (that places {total})"
+            return None
+        case Attack(src, dst, dice, until, _):
+            most = {(f, t): d for f, t, d in o.attacks}.get((src, dst))
+            if most is None:
+                return f"you cannot attack {name(dst)} from {name(src)}"
+            if not 1 <= dice <= most:
+                return f"roll 1 to {most} dice from {name(src)}"
+            return None if until is None or until >= 1 else "until must be at least 1"
+        case Fortify(src, dst, n):
+            most = {(f, t): m for f, t, m in o.fortifies}.get((src, dst))
+            if most is None:
+                return f"you cannot move armies from {name(src)} to {name(dst)}"
+            return None if 1 <= n <= most else f"move 1 to {most} armies"
+        case Trade(cards, bonus) if cards is not None:
+            if tuple(sorted(cards)) not in o.sets:
+                return "those cards are not a set you hold"
+            if bonus is not None and bonus not in o.bonus_territories:
+                return f"{name(bonus)} cannot take the +2 armies of this set"
+            return None
+    return "that is not one of the options"
+
+
+def _hint(request: Request, narrator: Narrator) -> str | None:
+    """How to give an answer the numbered options do not list (split, repeat, move fewer)."""
+    o, name = request.options, narrator.territory
+    if request.kind == "reinforce" and o.armies >= 3 and len(o.territories) >= 2:
+        return HINTS["reinforce"] % (name(o.territories[0]), name(o.territories[1]))
+    if request.kind == "attack" and o.attacks:
+        src, dst, dice = o.attacks[0]
+        return HINTS["attack"] % (name(src), name(dst), dice)
+    if request.kind == "fortify" and o.fortifies:
+        src, dst, _ = o.fortifies[0]
+        return HINTS["fortify"] % (name(src), name(dst))
+    return None
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
