@@ -172,6 +172,27 @@ def test_words_and_wrong_actions_are_explained_without_a_strike():
     assert "  -1 is not an option: choose 0-" in shown
 
 
+def test_an_attack_that_would_roll_past_its_armies_is_explained_before_it_is_sent():
+    def answer(request: Request, tries: int) -> str:
+        if request.kind == "attack" and tries == 1 and request.options.attacks:
+            src, dst, dice = request.options.attacks[0]
+            until = request.view["armies"][src]
+            attack = {"kind": "attack", "from": BOARD.names[src], "to": dst, "dice": dice}
+            return json.dumps({**attack, "until": until})
+        return "0"
+
+    human = Recorded(Typist(answer))
+    result = play(human, ["random"], seed=5, max_rounds=2)
+    assert result.seats[0].strikes == 0
+    attacks = [(r, t) for r, t in human.shown if r.kind == "attack" and r.options.attacks]
+    assert attacks
+    for request, text in attacks:
+        src = request.options.attacks[0][0]
+        armies = request.view["armies"][src]
+        keeps = f"(the armies {BOARD.names[src]} keeps)"
+        assert f"  until must be from 1 to {armies - 1} {keeps}: choose 0-" in text
+
+
 def test_json_actions_take_territory_names():
     """Reinforcements split by name, and never attacking: the seat draws no card."""
 

@@ -166,9 +166,8 @@ class HumanBot(Bot):
             self._say(f"The next set traded is worth {view['next_set_value']} armies.")
         turn = view["turn_seat"]
         whose = "your turn" if turn == request.seat else f"{narrator.player(turn)}'s turn"
-        self.console.rule(
-            f"Round {view['round']}, {whose}: {KIND_TITLES.get(request.kind, request.kind)}"
-        )
+        when = f"Round {view['round']}" if view["round"] else "Setup"
+        self.console.rule(f"{when}, {whose}: {KIND_TITLES.get(request.kind, request.kind)}")
 
     def _options(self, request: Request, narrator: Narrator) -> None:
         self._say(narrator.situation(request), "bold")
@@ -304,7 +303,12 @@ def _check(action: Action, request: Request, narrator: Narrator | None) -> str |
                 return f"you cannot attack {name(dst)} from {name(src)}"
             if not 1 <= dice <= most:
                 return f"roll 1 to {most} dice from {name(src)}"
-            return None if until is None or until >= 1 else "until must be at least 1"
+            if until is None:
+                return None
+            armies = request.view["armies"][src]
+            if not 1 <= until < armies:
+                return f"until must be from 1 to {armies - 1} (the armies {name(src)} keeps)"
+            return None
         case Fortify(src, dst, n):
             most = {(f, t): m for f, t, m in o.fortifies}.get((src, dst))
             if most is None:
