@@ -632,7 +632,10 @@ def _resume_command(store: Store, tournament_id: str) -> str:
 
 
 def cmd_tournament_resume(args: argparse.Namespace) -> int:
-    with _open_db(args.db, create=False) as store:
+    database = args.db or tournaments.default_db()
+    if not database.exists():
+        raise ConfigError(f"no tournament {args.id!r}: no results database at {database}")
+    with _open_db(database, create=False) as store:
         found = store.tournament(args.id)
         if found is None:
             raise ConfigError(f"no tournament {args.id!r} in {store.path}")
