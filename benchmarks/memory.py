@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from arena.paths import bundled_bots_dir
+from tournament import bot_copies  # benchmarks/tournament.py, beside this script
+
 from arena.scheduler.tournament import Progress, Runner, TournamentSettings, create
 from arena.store import open_store
 
@@ -32,18 +32,6 @@ def rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def bot_copies(folder: Path, count: int) -> list[str]:
-    """``count`` copies of the random bot under ``folder`` (distinct names and versions)."""
-    paths = []
-    for i in range(count):
-        target = folder / f"random-{i}"
-        shutil.copytree(bundled_bots_dir() / "random", target)
-        toml = target / "bot.toml"
-        toml.write_text(toml.read_text().replace('name = "random"', f'name = "random-{i}"'))
-        paths.append(str(target))
-    return paths
 
 
 class KeepingRunner(Runner):

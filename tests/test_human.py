@@ -6,6 +6,7 @@ would type it; the CLI is run as a process for piped play and for Ctrl-C at the 
 
 from __future__ import annotations
 
+import ctypes
 import io
 import json
 import os
@@ -17,6 +18,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from arena.bots import find_bot, load_bot
 from arena.games.classic.board import classic_board
@@ -248,7 +251,50 @@ def test_a_script_plays_the_seat_through_pipes():
     assert "\x1b[" not in err
 
 
-def test_ctrl_c_at_the_prompt_stops_the_match_at_once_and_cleanly():
+def _threads_taking_sigint(pid: int) -> list[int]:
+    """Threads of ``pid`` other than its main thread that do not block SIGINT."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        status = (task / "status").read_text()
+        blocked = int(
+            next(ln for ln in status.splitlines() if ln.startswith("SigBlk:")).split()[1], 16
+        )
+        if int(task.name) != pid and not blocked & (1 << (signal.SIGINT - 1)):
+            found.append(int(task.name))
+    return found
+
+
+def _wait_until_the_main_thread_waits(pid: int, still: float = 0.3) -> None:
+    """Until ``pid``'s main thread has been asleep (waiting for input) for ``still`` seconds
+    on end: a signal must then wake it, not merely be noticed on its way to the read."""
+    stat = Path(f"/proc/{pid}/task/{pid}/stat")
+    deadline, asleep_since = time.monotonic() + 120, None
+    while True:
+        now = time.monotonic()
+        assert now < deadline, "the main thread never settled into waiting for input"
+        if stat.read_text().rsplit(")", 1)[1].split()[0] != "S":
+            asleep_since = None
+        elif asleep_since is None:
+            asleep_since = now
+        elif now - asleep_since >= still:
+            return
+        time.sleep(0.01)
+
+
+def _sigint(process: subprocess.Popen[str], to: str) -> None:
+    """Ctrl-C for the whole process, or aimed at one of its other threads (as the kernel may
+    deliver it), where a plain blocking read would never see it."""
+    if to == "process":
+        process.send_signal(signal.SIGINT)
+        return
+    _wait_until_the_main_thread_waits(process.pid)
+    threads = _threads_taking_sigint(process.pid)
+    assert threads, "the referee runs gRPC threads beside the main one"
+    assert ctypes.CDLL(None, use_errno=True).tgkill(process.pid, threads[0], signal.SIGINT) == 0
+
+
+@pytest.mark.parametrize("to", ["process", "other thread"])
+def test_ctrl_c_at_the_prompt_stops_the_match_at_once_and_cleanly(to: str) -> None:
     process = _arena(
         "match", "--bot", "human", "--bot", "random", "--seed", "4",
         "--rules", "max_rounds=3", "--no-replay",
@@ -263,7 +309,7 @@ def test_ctrl_c_at_the_prompt_stops_the_match_at_once_and_cleanly():
             ready, _, _ = select.select([process.stdout], [], [], 0.5)
             if ready:
                 shown += os.read(process.stdout.fileno(), 65536).decode()
-        process.send_signal(signal.SIGINT)  # once, while it waits for input
+        _sigint(process, to)  # once, while it waits for input
         # stdin stays open: end of input must not be what stops it.
         process.wait(timeout=120)
         assert process.stderr is not None

@@ -192,8 +192,13 @@ def register(store: Store, spec: BotSpec, replace: bool = False) -> dict[str, An
     store.add_version(vid, spec.name, spec.version)
     if spec.command is None:
         raise ConfigError(f"bot {spec.name!r} has no command: tournaments run bots as processes")
+    return plan_entry(spec, vid)
+
+
+def plan_entry(spec: BotSpec, version_id: str) -> dict[str, Any]:
+    """What a plan stores of a bot version: all a worker needs to start it."""
     return {
-        "version_id": vid,
+        "version_id": version_id,
         "name": spec.name,
         "label": spec.version,
         "path": str(spec.path),

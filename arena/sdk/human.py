@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
+import os
+import select
 import signal
 import sys
 import threading
@@ -76,6 +79,7 @@ class HumanBot(Bot):
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = stdin or sys.stdin
+        self._lines = _PolledLines(self.stdin)
         self.stdout = stdout or sys.stdout
         tty = _isatty(self.stdout)
         self._echo = not _isatty(self.stdin)
@@ -189,7 +193,7 @@ class HumanBot(Bot):
         """
         try:
             with _interruptible():
-                return self.stdin.readline()
+                return self._lines.readline()
         except Interrupted:
             self._say()  # end the prompt line before the caller reports the interruption
             raise
@@ -243,6 +247,40 @@ class HumanBot(Bot):
         return out
 
 
+class _PolledLines:
+    """Lines of a file descriptor, read so that Python's signal handlers run while waiting.
+
+    A blocking read is broken off by Ctrl-C only when the kernel hands the signal to the main
+    thread; it may hand it to one of gRPC's threads instead, and the read would wait on
+    unaware. Waiting in short ``select`` slices lets the main thread run a pending handler
+    between them. A stream without a file descriptor (a test's StringIO) is read as it is.
+    """
+
+    SLICE_SECONDS = 0.2
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        try:
+            self.fd: int | None = stream.fileno()
+        except (AttributeError, OSError, io.UnsupportedOperation):
+            self.fd = None
+        self.pending = b""
+
+    def readline(self) -> str:
+        if self.fd is None:
+            return self.stream.readline()
+        while b"\n" not in self.pending:
+            ready, _, _ = select.select([self.fd], [], [], self.SLICE_SECONDS)
+            if not ready:
+                continue
+            chunk = os.read(self.fd, 4096)
+            if not chunk:  # end of input: what is left, then ""
+                break
+            self.pending += chunk
+        line, newline, self.pending = self.pending.partition(b"\n")
+        return (line + newline).decode(errors="replace")
+
+
 @contextlib.contextmanager
 def _interruptible() -> Iterator[None]:
     """While inside, SIGINT raises :class:`Interrupted` (after the previous handler ran)."""
@@ -254,8 +292,6 @@ def _interruptible() -> Iterator[None]:
         yield
         return
     task = _current_task()
-    if task is not None and task.cancelling():
-        raise Interrupted  # the press came while the view was being printed
 
     def on_sigint(signum: int, frame: Any) -> None:
         try:
@@ -265,6 +301,10 @@ def _interruptible() -> Iterator[None]:
 
     signal.signal(signal.SIGINT, on_sigint)
     try:
+        # Checked once the handler is in place: a press before it (while the view was being
+        # printed) cancelled the match task through the previous handler.
+        if task is not None and task.cancelling():
+            raise Interrupted
         yield
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from arena.bots import BotSpec
 from arena.ratings import OrderedRater, RatingBook, ranks_from_result
 from arena.referee.match import play_match, run_match
 from arena.referee.statuses import SeatStatus
+from arena.scheduler.tournament import plan_entry
 from arena.scheduler.worker import WorkerHost
 from arena.sdk import Answer, Bot, Request
 from tests.referee import RANDOM, assert_all_gone, broken, rules_for
@@ -28,17 +28,6 @@ SLOW = {"move_time": 0.2, "time_bank": 1.0, "startup_time": 60.0}
 not under test here)."""
 EASY = {"move_time": 1.0, "time_bank": 5.0, "startup_time": 60.0}
 """Clocks a bot that answers at once never comes near, even on a loaded machine."""
-
-
-def _entry(spec: BotSpec, vid: str) -> dict[str, Any]:
-    return {
-        "version_id": vid,
-        "name": spec.name,
-        "label": spec.version,
-        "path": str(spec.path),
-        "command": spec.command,
-        "setup": spec.setup,
-    }
 
 
 def _job(index: int, seats: list[dict[str, Any]], control: dict[str, float]) -> dict[str, Any]:
@@ -91,7 +80,7 @@ def test_a_bot_that_timed_out_starts_its_next_match_afresh(out, worker, monkeypa
     monkeypatch.setenv("ARENA_TEST_MODE", mode)
     monkeypatch.setenv("ARENA_TEST_SLEEP", sleep)
     (out / "slow").touch()
-    seats = [_entry(broken("sleeper"), "sleeper"), _entry(RANDOM, "random")]
+    seats = [plan_entry(broken("sleeper"), "sleeper"), plan_entry(RANDOM, "random")]
     first = worker.play(_job(0, seats, SLOW))
     assert _statuses(first) == ["TIMEOUT", "OK"]
     (out / "slow").unlink(missing_ok=True)
@@ -105,7 +94,7 @@ def test_a_bot_that_timed_out_starts_its_next_match_afresh(out, worker, monkeypa
 
 def test_a_bot_that_kept_its_clock_keeps_its_process(out, worker, monkeypatch):
     monkeypatch.setenv("ARENA_TEST_MODE", "flagged")
-    seats = [_entry(broken("sleeper"), "sleeper"), _entry(RANDOM, "random")]
+    seats = [plan_entry(broken("sleeper"), "sleeper"), plan_entry(RANDOM, "random")]
     relaxed = {"move_time": 30.0, "time_bank": 30.0, "startup_time": 60.0}
     for index in range(2):
         assert _statuses(worker.play(_job(index, seats, relaxed))) == ["OK", "OK"]
@@ -157,7 +146,7 @@ def test_forfeits_in_one_simultaneous_decision_all_leave_in_order():
 
 def test_a_worker_match_whose_seats_all_fail_to_connect_is_rated(out, worker, monkeypatch):
     monkeypatch.setenv("ARENA_TEST_MODE", "")
-    seats = [_entry(broken("never_connects"), "n0"), _entry(broken("never_connects"), "n1")]
+    seats = [plan_entry(broken("never_connects"), "n0"), plan_entry(broken("never_connects"), "n1")]
     quick = {"move_time": 1.0, "time_bank": 1.0, "startup_time": 0.5}
     outcome = worker.play(_job(0, seats, quick))
     statuses = _statuses(outcome)
