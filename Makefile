@@ -25,6 +25,7 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 protos: $(STAMP)
 	$(BIN)/python scripts/gen_protos.py
