@@ -9,15 +9,15 @@ a new answer to the same request, and answers must arrive within the move time.
 from __future__ import annotations
 
 import asyncio
-import random
 import statistics
 import time
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import cast
 
 from arena.bots import BotSpec
-from arena.games.classic.config import ClassicConfig
+from arena.games.classic.game import GAME, KINDS, ClassicGame
 from arena.games.classic.options import choices
 from arena.games.classic.rng import bot_seed
 from arena.games.classic.rules import ClassicRules
@@ -29,25 +29,6 @@ from arena.referee.match import Seat
 from arena.referee.seats import InProcessSeat, RemoteSeat, Reply
 from arena.sdk.bot import Bot
 
-KINDS = (
-    "claim",
-    "place",
-    "place_neutral",
-    "headquarters",
-    "trade",
-    "reinforce",
-    "attack",
-    "defend",
-    "reroll",
-    "occupy",
-    "fortify",
-)
-VARIANTS = (
-    (3, {"max_rounds": "5"}),
-    (2, {"max_rounds": "5"}),
-    (4, {"mode": "capital", "max_rounds": "5"}),
-    (3, {"advantage_reroll": "true", "mode": "mission", "max_rounds": "30"}),
-)
 BURST = 100
 
 
@@ -74,24 +55,10 @@ class CheckResult:
 
 def find_positions(seed: int = 1) -> dict[str, Position]:
     """The first position of every decision kind in seeded random play (deterministic)."""
-    found: dict[str, Position] = {}
-    for players, options in VARIANTS:
-        rules = ClassicRules(ClassicConfig.parse(options, players))
-        for game in range(40):
-            game_seed = seed * 1000 + game
-            state = rules.new_game(game_seed)
-            rng = random.Random(game_seed)
-            while (decision := rules.decision(state)) is not None and len(found) < len(KINDS):
-                seat = decision.seats[0]
-                if decision.kind not in found:
-                    found[decision.kind] = Position(
-                        decision.kind, rules, state.copy(), seat, game_seed
-                    )
-                action = rng.choice(choices(rules.legal_options(state, seat)))
-                rules.apply_unchecked(state, seat, action)
-            if len(found) == len(KINDS):
-                return found
-    return found
+    return {
+        p.kind: Position(p.kind, cast(ClassicGame, p.game).rules, p.state, p.seat, p.seed)
+        for p in GAME.positions(seed)
+    }
 
 
 class _Checker:
