@@ -19,7 +19,6 @@ from typing import cast
 from arena.bots import BotSpec
 from arena.games.classic.game import GAME, KINDS, ClassicGame
 from arena.games.classic.options import choices
-from arena.games.classic.rng import bot_seed
 from arena.games.classic.rules import ClassicRules
 from arena.games.classic.state import ClassicState
 from arena.protocol import codec
@@ -28,6 +27,7 @@ from arena.referee.host import BotHost, logs_dir
 from arena.referee.match import Seat
 from arena.referee.seats import InProcessSeat, RemoteSeat, Reply
 from arena.sdk.bot import Bot
+from arena.seeds import bot_seed
 
 BURST = 100
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import trueskill
 
-from arena.referee.statuses import SeatStatus
+from arena.statuses import SeatStatus
 
 MU: float = 25.0
 SIGMA: float = MU / 3

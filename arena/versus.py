@@ -14,8 +14,8 @@ from typing import Any
 
 from arena.bots import BotSpec, version_id
 from arena.games.classic.config import ClassicConfig
-from arena.games.classic.rng import derive
 from arena.scheduler.worker import WorkerHost
+from arena.seeds import derive
 from arena.stats import Tally, sprt_decision
 
 

@@ -82,15 +82,15 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork()
 from arena.bots import BotSpec, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError
 from arena.games.classic.config import ClassicConfig
-from arena.games.classic.rng import derive
 from arena.games.classic.rules import ClassicRules
 from arena.referee.host import BotHost
 from arena.referee.match import DEFAULT_STRIKE_LIMIT, Seat, SeatResult, TimeControl, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
-from arena.referee.statuses import SeatStatus
 from arena.scheduler.worker import REUSABLE, init_worker
 from arena.sdk.bot import Bot
+from arena.seeds import derive
 from arena.stats import wilson_interval
+from arena.statuses import SeatStatus
 
 LADDER = "random,defensive,continent,aggressive=js-heuristic,strong"
 """The documented ladder, weakest rung first, as the README states it: rungs are separated by

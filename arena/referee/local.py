@@ -26,9 +26,9 @@ from arena.referee.match import (
     run_match,
 )
 from arena.referee.seats import InProcessSeat
-from arena.referee.statuses import SeatStatus
 from arena.sdk.bot import Bot
 from arena.sdk.human import Interrupted
+from arena.statuses import SeatStatus
 
 __all__ = ["logs_dir", "play", "play_local_match"]
 

@@ -22,15 +22,15 @@ from arena.errors import ArenaError
 from arena.games.classic.actions import Action, action_to_dict
 from arena.games.classic.events import redact
 from arena.games.classic.options import action_from_index
-from arena.games.classic.rng import bot_seed
 from arena.games.classic.rules import ClassicRules
 from arena.games.classic.state import ClassicState, Phase
 from arena.protocol import codec
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.seats import InProcessSeat, Reply
-from arena.referee.statuses import SeatStatus
 from arena.replay import ReplayWriter
 from arena.sdk.bot import Bot
+from arena.seeds import bot_seed
+from arena.statuses import SeatStatus
 
 DEFAULT_STRIKE_LIMIT = 3
 FAULT_STATUS = {

@@ -27,7 +27,7 @@ from arena.games.classic.rules import ClassicRules
 from arena.referee.host import BotHost
 from arena.referee.match import Seat, TimeControl, run_match
 from arena.referee.seats import RemoteSeat
-from arena.referee.statuses import SeatStatus
+from arena.statuses import SeatStatus
 
 log = logging.getLogger("arena.worker")
 

@@ -17,10 +17,10 @@ import pytest
 
 from arena.ratings import OrderedRater, RatingBook, ranks_from_result
 from arena.referee.match import play_match, run_match
-from arena.referee.statuses import SeatStatus
 from arena.scheduler.tournament import plan_entry
 from arena.scheduler.worker import WorkerHost
 from arena.sdk import Answer, Bot, Request
+from arena.statuses import SeatStatus
 from tests.referee import RANDOM, assert_all_gone, broken, rules_for
 
 SLOW = {"move_time": 0.2, "time_bank": 1.0, "startup_time": 60.0}

@@ -5,26 +5,17 @@ on ``(seed, stream, i)``. States keep only counters into the streams, so copying
 cheap, ``(rules, seed, actions)`` replays a match exactly, two matches with the same seed roll
 the same dice even when play diverges, and nothing a seat can see reveals a future value.
 Values are produced in blocks by a Mersenne Twister seeded from a SHA-256 of the key; the
-blocks are cached on the shared :class:`Streams` object, which is never copied.
+blocks are cached on the shared :class:`Streams` object, which is never copied. The key
+derivation is the arena's (:func:`arena.seeds.derive`), shared with the bots' seeds.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 
+from arena.seeds import derive
+
 BLOCK = 1024
-
-
-def derive(seed: int, *key: object) -> int:
-    """A 64-bit integer derived from the seed and a key (used for streams and bot seeds)."""
-    text = "/".join([str(seed), *map(str, key)]).encode()
-    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """The per-seat seed a bot may use for reproducible randomness of its own."""
-    return derive(seed, "bot", seat)
 
 
 class Streams:
