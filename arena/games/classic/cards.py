@@ -56,7 +56,7 @@ def fixed_value(symbols: tuple[int, int, int]) -> int:
     they all differ; wilds fill the gaps and the better reading counts.
     """
     plain = [s for s in symbols if s != WILD]
-    readings = []
+    readings: list[int] = []
     if len(set(plain)) <= 1:
         readings.extend(FIXED_BY_TYPE[s] for s in (set(plain) or FIXED_BY_TYPE))
     if len(set(plain)) == len(plain):

@@ -4,6 +4,7 @@ rule book (which variants exist, for how many players, and how they combine)."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from arena.errors import ConfigError
 
@@ -73,9 +74,10 @@ class ClassicConfig:
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> ClassicConfig:
         """Rebuild from :meth:`to_dict` output, with the same checks as :meth:`parse`."""
-        players = data.get("players", 3)
+        # Whatever the replay or job held: int() accepts what it can and raises for the rest.
+        players: Any = data.get("players", 3)
         pairs = {k: _text(v) for k, v in data.items() if k != "players"}
-        return cls.parse(pairs, int(players))  # type: ignore[arg-type]
+        return cls.parse(pairs, int(players))
 
     @classmethod
     def parse(cls, options: dict[str, str], players: int) -> ClassicConfig:

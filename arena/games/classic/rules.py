@@ -10,9 +10,10 @@ search), ``default_action``, ``forfeit``, ``outcome`` and ``view``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from arena.errors import IllegalActionError
 from arena.games.classic import cards as cardlib
@@ -1131,7 +1132,7 @@ def _is_int(value: object) -> bool:
 
 def _check_field_types(action: Action) -> None:
     """Reject fields of the wrong type (e.g. ``until=1.0``) before any rule looks at them."""
-    for name in action.__dataclass_fields__:  # type: ignore[union-attr]
+    for name in action.__dataclass_fields__:
         value = getattr(action, name)
         if name == "reroll":
             ok = isinstance(value, str)
@@ -1160,7 +1161,11 @@ def _replace(values: tuple, index: int, value: object) -> tuple:
     return (*values[:index], value, *values[index + 1 :])
 
 
-_HANDLERS = {
+# Each handler takes its own action class; the table is looked up by ``type(action)``, so the
+# action argument is typed loosely here.
+_Handler = Callable[[ClassicRules, ClassicState, int, Any, list[Event]], None]
+
+_HANDLERS: dict[type, _Handler] = {
     Claim: ClassicRules._claim,
     Place: ClassicRules._place,
     PlaceNeutral: ClassicRules._place_neutral,
