@@ -4,7 +4,9 @@
 ``command`` (how to start it: a string split like a shell line but run without a shell, or a
 list; the working directory is the bot folder), optional ``setup`` (run before first use and
 again whenever the bot's files change, e.g. ``npm ci``) and, for a Python bot that can also
-run in-process, ``entry = "module:Class"``. A bot is named by its folder name under
+run in-process, ``entry = "module:Class"``, and ``games``, the games it plays (a list of game
+names; ``["classic"]`` when absent): a bot entered in any other game is refused before the
+match starts (:func:`check_plays`). A bot is named by its folder name under
 ``bots/``, by the name it was registered under (``arena bots add``, per results database)
 or by a path to its folder. Nothing is ever written into a bot's folder except by its own
 ``setup``.
@@ -30,12 +32,18 @@ import subprocess
 import sys
 import threading
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
+from arena.games import names as registered_games
 from arena.paths import bundled_bots_dir, results_home
 from arena.sdk.bot import Bot
+
+DEFAULT_GAMES = ("classic",)
+"""What a ``bot.toml`` without ``games`` plays: every bot written before there were other
+games is a classic bot."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +58,8 @@ class BotSpec:
     entry: str | None
     command: str | list[str] | None = None
     setup: str | list[str] | None = None
+    games: tuple[str, ...] = DEFAULT_GAMES
+    """The games the bot plays (``bot.toml`` ``games``)."""
 
 
 def bundled_bots() -> list[BotSpec]:
@@ -82,6 +92,11 @@ def read_spec(folder: Path) -> BotSpec:
             or (isinstance(value, list) and value and all(isinstance(a, str) for a in value))
         ):
             raise BotError(f"{manifest}: {key!r} must be a command string or a list of strings")
+    games = data.get("games", list(DEFAULT_GAMES))
+    if not (isinstance(games, list) and games and all(isinstance(g, str) and g for g in games)):
+        raise BotError(
+            f"{manifest}: 'games' must be a list of game names like [\"classic\"], got {games!r}"
+        )
     if data.get("command") is None and entry is None:
         raise BotError(f"{manifest}: give a 'command' to start the bot (or an in-process 'entry')")
     return BotSpec(
@@ -93,7 +108,19 @@ def read_spec(folder: Path) -> BotSpec:
         entry=entry,
         command=data.get("command"),
         setup=data.get("setup"),
+        games=tuple(dict.fromkeys(games)),
     )
+
+
+def check_plays(spec: BotSpec, game: str, known: Iterable[str] | None = None) -> None:
+    """Refuse a bot entered in a game its ``bot.toml`` does not list, before anything starts:
+    a classic bot would only strike out of a match of another game. The one-line error names
+    the games it lists, marking those not registered here (``known``, default the registry)."""
+    if game in spec.games:
+        return
+    registered = set(registered_games() if known is None else known)
+    listed = ", ".join(g if g in registered else f"{g} (unknown here)" for g in spec.games)
+    raise BotError(f"bot {spec.name!r} plays {listed}, not {game}")
 
 
 def is_bundled(spec: BotSpec) -> bool:

@@ -26,7 +26,16 @@ from typing import Any
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
 from arena import __version__, checkbot, replay_text, reports, stats, versus
-from arena.bots import BotSpec, bundled_bots, find_bot, load_bot, read_spec, run_setup, version_id
+from arena.bots import (
+    BotSpec,
+    bundled_bots,
+    check_plays,
+    find_bot,
+    load_bot,
+    read_spec,
+    run_setup,
+    version_id,
+)
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
 from arena.games.classic import combat
@@ -372,6 +381,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     check_game(args.game)
     find = _bot_finder(args.db)
     specs = [None if name == "human" else find(name) for name in args.bot]
+    for spec in specs:
+        if spec is not None:
+            check_plays(spec, args.game)
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=len(specs))
     if args.strike_limit < 1:
         raise ConfigError(f"--strike-limit must be at least 1, got {args.strike_limit}")
@@ -771,6 +783,9 @@ def cmd_versus(args: argparse.Namespace) -> int:
     if args.seats > 2 and not args.filler:
         raise ConfigError("--seats above 2 needs --filler BOT for the other seats")
     filler = find(args.filler) if args.filler else None
+    for spec in (a, b, filler):
+        if spec is not None:
+            check_plays(spec, getattr(args, "game", None) or "classic")
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=args.seats)
     sprt = None
     if args.sprt:
@@ -850,6 +865,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
 
 def cmd_check_bot(args: argparse.Namespace) -> int:
     spec = _bot_finder(args.db)(args.bot)
+    check_plays(spec, getattr(args, "game", None) or "classic")
     if args.move_time <= 0 or args.startup_time <= 0:
         raise ConfigError("--move-time and --startup-time must be positive")
     player: BotSpec | Bot = load_bot(spec) if args.in_process else spec

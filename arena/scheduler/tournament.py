@@ -34,6 +34,7 @@ import multiprocessing_logging
 from arena.bots import (
     BotSpec,
     bot_environment,
+    check_plays,
     command_argv,
     find_bot,
     is_bundled,
@@ -261,6 +262,8 @@ def create(store: Store, settings: TournamentSettings) -> str:
     config = settings.check()
     known = registered_bots(store)
     specs = [find_bot(name, known) for name in dict.fromkeys(settings.bots)]
+    for spec in specs:
+        check_plays(spec, settings.game)
     refuse_unstartable(specs)
     entries = [register(store, spec) for spec in specs]
     by_version = {e["version_id"]: e for e in entries}
