@@ -25,7 +25,7 @@ from typing import Any
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
-from arena import __version__, checkbot, replay_text, reports, stats, versus
+from arena import __version__, checkbot, games, replay_text, reports, stats, versus
 from arena.bots import (
     BotSpec,
     bundled_bots,
@@ -39,7 +39,7 @@ from arena.bots import (
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
 from arena.games.classic import combat
-from arena.games.classic.config import CHOICES, DESCRIPTIONS, ClassicConfig, parse_rules_args
+from arena.games.classic.config import ClassicConfig, parse_rules_args
 from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
@@ -256,8 +256,15 @@ def build_parser() -> argparse.ArgumentParser:
     versus.set_defaults(run=cmd_versus)
 
     rules = commands.add_parser("rules", help="list the rules options and their values")
+    rules.add_argument(
+        "game", nargs="?", help="one game (default: every registered game, see `arena games`)"
+    )
     rules.add_argument("--json", action="store_true")
     rules.set_defaults(run=cmd_rules)
+
+    listed_games = commands.add_parser("games", help="list the registered games")
+    listed_games.add_argument("--json", action="store_true")
+    listed_games.set_defaults(run=cmd_games)
 
     odds = commands.add_parser("odds", help="exact odds of capturing a territory")
     odds.add_argument(
@@ -901,21 +908,60 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    defaults = ClassicConfig().to_dict()
+    """Each game's rules options with values, default and description (``--json``: one row
+    per option, with its ``game``)."""
+    names = [check_game(args.game)] if args.game else list(games.names())
     rows = []
-    for key, text in DESCRIPTIONS.items():
-        values = list(CHOICES.get(key, ("positive integer",)))
-        default = defaults[key]
+    for name in names:
+        info = games.load(name).info
+        for option in info.options:
+            rows.append(
+                {
+                    "game": name,
+                    "key": option.key,
+                    "values": list(option.choices or (option.value,)),
+                    "default": option.default,
+                    "description": option.description,
+                    "approximation": option.approximation,
+                }
+            )
+    if args.json:
+        print(json.dumps(rows))
+        return EXIT_OK
+    for name in names:
+        info = games.load(name).info
+        if len(names) > 1 or not args.game:
+            print(f"{name}: {info.title}, {info.min_players}-{info.max_players} players")
+        for row in (r for r in rows if r["game"] == name):
+            stand_in = "  [APPROXIMATION]" if row["approximation"] else ""
+            print(f"{row['key']}={'|'.join(row['values'])}  (default {row['default']}){stand_in}")
+            print(f"    {row['description']}")
+        for note in info.notes:
+            print(note)
+        for text in info.approximations:
+            print(f"APPROXIMATION: {text}")
+    return EXIT_OK
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """The registered games by name, with their player counts."""
+    rows = []
+    for name in games.names():
+        info = games.load(name).info
         rows.append(
-            {"key": key, "values": values, "default": str(default).lower(), "description": text}
+            {
+                "name": name,
+                "title": info.title,
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+            }
         )
     if args.json:
         print(json.dumps(rows))
         return EXIT_OK
     for row in rows:
-        print(f"{row['key']}={'|'.join(row['values'])}  (default {row['default']})")
-        print(f"    {row['description']}")
-    print("2 bots play the neutral-army game; the deal defaults to random for it and for missions.")
+        players = f"{row['min_players']}-{row['max_players']} players"
+        print(f"{row['name']:<12} {players:<12} {row['title']}")
     return EXIT_OK
 
 

@@ -321,6 +321,33 @@ def test_rules_text(capsys: Capsys) -> None:
     assert "max_rounds" in out
 
 
+def test_rules_of_one_game_and_of_every_game(capsys: Capsys) -> None:
+    """``arena rules [GAME]``: one game's options, or every registered game's with a header
+    naming it; JSON rows name their game; an unknown game is bad input."""
+    code, every, _ = run(capsys, "rules")
+    assert code == 0 and every.startswith("classic: classic RISK")
+    assert "2-6 players" in every.splitlines()[0]
+    code, one, _ = run(capsys, "rules", "classic")
+    assert code == 0 and not one.startswith("classic:") and "max_rounds=positive integer" in one
+    code, out, _ = run(capsys, "rules", "classic", "--json")
+    assert code == 0 and {row["game"] for row in json.loads(out)} == {"classic"}
+    code, _, err = run(capsys, "rules", "chess")
+    assert code == 2 and "unknown game 'chess'; choose one of: classic" in error_line(err)
+
+
+def test_games_lists_the_registered_games(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and out.split()[:2] == ["classic", "2-6"]
+    code, out, _ = run(capsys, "games", "--json")
+    assert code == 0
+    assert json.loads(out)[0] | {"title": ""} == {
+        "name": "classic",
+        "title": "",
+        "min_players": 2,
+        "max_players": 6,
+    }
+
+
 def test_bots_json(capsys: Capsys) -> None:
     code, out, err = run(capsys, "bots", "--json")
     assert code == 0 and err == ""

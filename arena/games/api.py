@@ -32,7 +32,7 @@ class RuleOption:
     """One rules option a game takes as ``--rules KEY=VALUE``.
 
     ``choices`` lists the allowed values (the default first); empty means a free value the
-    game checks itself (e.g. a positive integer), described in ``description``.
+    game checks itself, of the kind ``value`` names (e.g. ``positive integer``).
     ``approximation`` marks an option whose rule is a stand-in where no source was found.
     """
 
@@ -41,6 +41,7 @@ class RuleOption:
     choices: tuple[str, ...]
     description: str
     approximation: bool = False
+    value: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ class GameInfo:
     """Parts of the rules that are stand-ins where no source was found, in words."""
     declarations: tuple[str, ...] = ()
     """Per-seat choices a bot declares before the game (classic: ``always_max_defence``)."""
+    notes: tuple[str, ...] = ()
+    """Rules facts a player should know beside the options (shown by ``arena rules``)."""
 
     def option(self, key: str) -> RuleOption:
         """The option named ``key`` (KeyError if the game has none)."""

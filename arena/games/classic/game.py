@@ -70,7 +70,8 @@ def _options() -> tuple[RuleOption, ...]:
     for key, description in DESCRIPTIONS.items():
         default = getattr(defaults, key)
         text = str(default).lower() if isinstance(default, bool) else str(default)
-        listed.append(RuleOption(key, text, CHOICES.get(key, ()), description))
+        value = "" if key in CHOICES else "positive integer"
+        listed.append(RuleOption(key, text, CHOICES.get(key, ()), description, value=value))
     return tuple(listed)
 
 
@@ -81,6 +82,9 @@ INFO = GameInfo(
     max_players=MAX_PLAYERS,
     options=_options(),
     declarations=(ALWAYS_MAX_DEFENCE,),
+    notes=(
+        "2 bots play the neutral-army game; the deal defaults to random for it and for missions.",
+    ),
 )
 
 
