@@ -13,6 +13,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import grpc
+
 from arena.bots import BotSpec, bot_environment, command_argv, run_setup
 from arena.paths import results_home
 from arena.referee.launcher import BotProcess, Limits, launch
@@ -35,7 +37,7 @@ class BotHost:
         self.registry = Registry()
         self.processes: list[BotProcess] = []
         self._workdir: Path | None = None
-        self._server = None
+        self._server: grpc.aio.Server | None = None
         self.target = ""
 
     async def open(self) -> BotHost:

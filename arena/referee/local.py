@@ -25,7 +25,7 @@ from arena.referee.match import (
     TimeControl,
     run_match,
 )
-from arena.referee.seats import InProcessSeat
+from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.sdk.bot import Bot
 from arena.sdk.human import Interrupted
 from arena.statuses import SeatStatus
@@ -78,9 +78,9 @@ async def play_local_match(
                 untimed=untimed,
             )
         finally:
-            for handle in seats:
-                if handle is not None and not isinstance(handle, InProcessSeat):
-                    await host.release(handle)  # type: ignore[arg-type]
+            for joined in seats:
+                if isinstance(joined, RemoteSeat):
+                    await host.release(joined)
 
 
 def play(
@@ -108,7 +108,7 @@ def play(
 
     async def main() -> MatchResult:
         nonlocal task
-        task = asyncio.current_task()  # type: ignore[assignment]
+        task = asyncio.current_task()
         if pressed:
             raise asyncio.CancelledError
         return await play_local_match(

@@ -266,7 +266,7 @@ class Narrator:
                 return f"defend with {dice} {_dice_word(dice)}"
             case Reroll(None):
                 return "keep the dice"
-            case Reroll(index):
+            case Reroll(index) if index is not None:
                 rolled = request.options.attacker_dice
                 shown = f" (a {rolled[index]})" if index < len(rolled) else ""
                 return f"re-roll die {index + 1}{shown}"
