@@ -508,7 +508,7 @@ class Store:
                 raise StoreError(
                     f"cannot add version {version_id!r}: unknown bot {bot!r} (add_bot first)"
                 )
-            db["versions"].insert(
+            db.table("versions").insert(
                 {"id": version_id, "bot": bot, "label": label, "created_at": _now()}
             )
 
@@ -529,7 +529,7 @@ class Store:
         with self._write(f"create tournament {id!r}") as db:
             if db.execute("SELECT 1 FROM tournaments WHERE id = ?", (id,)).fetchone():
                 raise StoreError(f"tournament {id!r} already exists")
-            db["tournaments"].insert(
+            db.table("tournaments").insert(
                 {
                     "id": id,
                     "name": name,
@@ -541,7 +541,7 @@ class Store:
                     "planned": len(entries),
                 }
             )
-            db["plan"].insert_all(entries)
+            db.table("plan").insert_all(entries)
 
     def set_tournament_status(self, id: str, status: str) -> None:
         """Move a tournament along; ``finished`` also stamps finished_at."""
@@ -669,10 +669,10 @@ class Store:
         with self._write(f"record match {match_id!r}") as db:
             _refuse_duplicate(db, match_row)
             _check_seat_versions(db, seat_rows)
-            db["matches"].insert(match_row)
-            db["seats"].insert_all(seat_rows)
-            db["rating_history"].insert_all(change_rows)
-            db["ratings"].upsert_all(rating_rows, pk=("pool", "version_id"))
+            db.table("matches").insert(match_row)
+            db.table("seats").insert_all(seat_rows)
+            db.table("rating_history").insert_all(change_rows)
+            db.table("ratings").upsert_all(rating_rows, pk=("pool", "version_id"))
 
     def matches(self, tournament_id: str | None = None) -> list[dict[str, Any]]:
         """Matches in record order (without replay bytes), optionally one tournament's."""
@@ -768,8 +768,8 @@ class Store:
                     f"the ratings rebuild lacks current ratings {sorted(missing)}; nothing was written"
                 )
             db.execute("DELETE FROM rating_history")
-            db["rating_history"].insert_all(history_rows)
-            db["ratings"].upsert_all(rating_rows, pk=("pool", "version_id"))
+            db.table("rating_history").insert_all(history_rows)
+            db.table("ratings").upsert_all(rating_rows, pk=("pool", "version_id"))
 
     # -- leaderboard ------------------------------------------------------------------------
 
@@ -787,7 +787,8 @@ class Store:
         nearest-rank 95th percentile of per-match p99s, so one freak match among many does not
         define the tail, while with fewer than 20 matches it is simply the worst p99 seen.
         """
-        where, params = "WHERE m.pool = ?", (pool,)
+        where = "WHERE m.pool = ?"
+        params: tuple[str, ...] = (pool,)
         if tournament_id is not None:
             where, params = where + " AND m.tournament_id = ?", (pool, tournament_id)
         seats = self._rows(
