@@ -319,7 +319,15 @@ class OrderedRater:
     ) -> Applied:
         """Take one finished match; apply it and any buffered successors once it is next."""
         _check_match(pool, entries, places, statuses, out_order)
-        record = MatchRecord("", plan_index, pool, entries, places, statuses, out_order=out_order)
+        record = MatchRecord(
+            "",
+            plan_index,
+            pool,
+            tuple(entries),
+            tuple(places),
+            tuple(statuses),
+            out_order=None if out_order is None else tuple(out_order),
+        )
         return self._receive(plan_index, record)
 
     def skip(self, plan_index: int) -> Applied:

@@ -655,9 +655,9 @@ def rebuild_ratings(store: Store) -> int:
                 tournament_id=m["tournament_id"] or m["id"],
                 plan_index=m["plan_index"] or 0,
                 pool=m["pool"],
-                entries=[s["version_id"] for s in seats],
-                places=[s["place"] for s in seats],
-                statuses=[s["status"] for s in seats],
+                entries=tuple(s["version_id"] for s in seats),
+                places=tuple(s["place"] for s in seats),
+                statuses=tuple(s["status"] for s in seats),
                 out_order=m["out_order"],
             )
         )
