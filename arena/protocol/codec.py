@@ -278,7 +278,9 @@ def action_from_pb(msg: cpb.ClassicAction) -> Action:
 
 def answer_to_pb(request_id: int, answer: Action | int) -> pb.Action:
     """A bot's answer (action or option index) as the wire Action."""
-    if isinstance(answer, int) and not isinstance(answer, bool):
+    if isinstance(answer, bool):  # an int to Python, but neither an index nor an action
+        raise MalformedActionError(f"not an action: {answer!r}")
+    if isinstance(answer, int):
         if answer < 0:
             raise MalformedActionError(f"option index must be ≥ 0, got {answer}")
         return pb.Action(request_id=request_id, option_index=answer)
