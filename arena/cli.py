@@ -911,7 +911,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     """Each game's rules options with values, default and description (``--json``: one row
     per option, with its ``game``)."""
     names = [check_game(args.game)] if args.game else list(games.names())
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in names:
         info = games.load(name).info
         for option in info.options:
@@ -1104,7 +1104,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
             for folder in sorted(tournaments.registered_bots(store).values()):
                 if folder.resolve() not in bundled and (folder / "bot.toml").is_file():
                     rows.append((read_spec(folder), "registered"))
-    listed = [
+    listed: list[dict[str, Any]] = [
         {
             "name": s.name,
             "version": s.version,
