@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.measure import Measurement
 from rich.table import Table
 
@@ -112,8 +112,9 @@ def _think(row: dict[str, Any]) -> str:
 
 
 Cell = Callable[[dict[str, Any]], str]
+Column = tuple[str, JustifyMethod, Cell]  # header, justification, cell text
 
-_COLUMNS: dict[str, tuple[str, str, Cell]] = {
+_COLUMNS: dict[str, Column] = {
     "rank": ("#", "right", lambda r: str(r["rank"])),
     "bot": ("bot", "left", lambda r: str(r["bot"])),
     "version": ("version", "left", _version_full),
@@ -144,7 +145,7 @@ _NARROWER: tuple[tuple[str, Cell | None], ...] = (
 (None) or shown shorter. Rank, bot, μ−3σ (the ranking) and win % always stay."""
 
 
-def _leaderboard_table(board: dict[str, Any], columns: dict[str, tuple[str, str, Cell]]) -> Table:
+def _leaderboard_table(board: dict[str, Any], columns: dict[str, Column]) -> Table:
     if board.get("tournament"):
         title = f"Leaderboard · {board['pool']} · tournament {board['tournament']}"
         title += " · ratings as they stood at its end"
@@ -159,7 +160,7 @@ def _leaderboard_table(board: dict[str, Any], columns: dict[str, tuple[str, str,
     for key, (header, justify, _cell) in columns.items():
         table.add_column(
             header,
-            justify=justify,  # type: ignore[arg-type]
+            justify=justify,
             overflow="fold",  # never "…": a name too long for the screen wraps whole
             no_wrap=key != "bot",
         )
