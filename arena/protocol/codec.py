@@ -385,8 +385,12 @@ def request_to_pb(
     )
 
 
-def request_from_pb(msg: pb.DecisionRequest) -> Request:
-    """What :meth:`arena.sdk.Bot.choose` receives."""
+def request_from_pb(msg: pb.DecisionRequest, game: str = "") -> Request:
+    """What :meth:`arena.sdk.Bot.choose` receives.
+
+    ``game`` is that of the MatchStart the request belongs to (DecisionRequest does not
+    repeat it); its view and options are classic messages, so classic when not given.
+    """
     return Request.make(
         msg.options.seat,
         view_from_pb(msg.view),
@@ -395,6 +399,7 @@ def request_from_pb(msg: pb.DecisionRequest) -> Request:
         deadline_ms=msg.deadline_ms,
         time_bank_ms=msg.time_bank_ms,
         events=events_from_pb(msg.events),
+        game=game or "classic",
     )
 
 

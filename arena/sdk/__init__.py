@@ -1,5 +1,8 @@
 """What a Python bot author imports: the :class:`Bot` base class, requests and actions.
 
+``Bot.choose`` works for any game (a kind without a method gets option 0); the classic
+actions below come from :mod:`arena.sdk.classic`.
+
 An answer is an option index into ``request.choices`` or one of these actions (territories
 and cards are ids; docs/writing-a-bot.md shows each with an example):
 
@@ -12,7 +15,8 @@ and cards are ids; docs/writing-a-bot.md shows each with an example):
 - ``Fortify(source, target, armies)``, ``EndTurn()``
 """
 
-from arena.games.classic.actions import (
+from arena.sdk.bot import Answer, Bot, MatchInfo, Request, default_answer
+from arena.sdk.classic import (
     Action,
     Attack,
     ChooseHeadquarters,
@@ -22,13 +26,12 @@ from arena.games.classic.actions import (
     EndTurn,
     Fortify,
     Occupy,
+    Options,
     Place,
     PlaceNeutral,
     Reroll,
     Trade,
 )
-from arena.games.classic.options import Options
-from arena.sdk.bot import Answer, Bot, MatchInfo, Request
 
 __all__ = [
     "Action",
@@ -49,4 +52,5 @@ __all__ = [
     "Request",
     "Reroll",
     "Trade",
+    "default_answer",
 ]

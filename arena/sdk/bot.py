@@ -2,8 +2,9 @@
 
 Subclass :class:`Bot` and override :meth:`Bot.choose`, or one method per decision kind.
 A bot sees only its seat's :class:`Request` (view + legal options), never the game state.
-An answer is an action (see :mod:`arena.games.classic.actions`) or an option index into
-``request.choices``.
+An answer is an action (for classic, see :mod:`arena.sdk.classic`) or an option index into
+``request.choices``. Game-neutral: a kind the bot has no method for is answered with option 0,
+always legal, so a bot never crashes on a decision it was not written for.
 """
 
 from __future__ import annotations
@@ -12,20 +13,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.games.classic.actions import (
-    Action,
-    ChooseHeadquarters,
-    Defend,
-    EndAttack,
-    EndTurn,
-    Occupy,
-    Place,
-    Reroll,
-    Trade,
-)
-from arena.games.classic.options import Options, choices
+from arena.sdk.classic import DEFAULTS, GAME, KINDS, Answer, ClassicBot, choices
 
-Answer = Action | int
+__all__ = ["Answer", "Bot", "MatchInfo", "Request", "default_answer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,25 +46,38 @@ class Request:
     kind: str
     seat: int
     view: dict[str, Any]
-    options: Options
+    options: Any
+    """The legal options, typed by the game (classic: :class:`arena.sdk.Options`)."""
     request_id: int = 0
     deadline_ms: int = 0
     """Time allowed for this decision (0 = no clock)."""
     time_bank_ms: int = 0
     """Time left in the seat's bank for the rest of the match."""
-    choices: list[Action] = field(default_factory=list)
+    choices: list[Any] = field(default_factory=list)
     """The options as complete actions; answering ``i`` means ``choices[i]``."""
     events: list[dict[str, Any]] = field(default_factory=list)
     """What happened since this seat's previous request (other seats' cards hidden)."""
+    game: str = GAME
+    """The game of the match this request belongs to (its registry name, e.g. ``"classic"``)."""
 
     @classmethod
-    def make(cls, seat: int, view: dict[str, Any], options: Options, **extra: Any) -> Request:
-        """Build a request with its enumerated ``choices``."""
+    def make(cls, seat: int, view: dict[str, Any], options: Any, **extra: Any) -> Request:
+        """Build a classic request with its enumerated ``choices``."""
         return cls(options.kind, seat, view, options, choices=choices(options), **extra)
 
 
-class Bot:
-    """Base class for strategies. Defaults are safe, simple play; override what you improve."""
+def default_answer(request: Request) -> Answer:
+    """The game-neutral safe answer: the first option, which is always legal."""
+    return 0
+
+
+class Bot(ClassicBot):
+    """Base class for strategies. Defaults are safe, simple play; override what you improve.
+
+    Works for any game: :meth:`choose` calls the method named after the request's kind when
+    the bot has one (classic's per-kind methods come from :class:`arena.sdk.classic.ClassicBot`)
+    and otherwise answers :func:`default_answer`.
+    """
 
     name: str = "bot"
     version: str = "0"
@@ -113,46 +116,18 @@ class Bot:
         print(f"{self.name}: answer rejected: {reason}", file=sys.stderr)
 
     def choose(self, request: Request) -> Answer:
-        """Answer a decision; by default dispatches to the method named after its kind."""
-        return getattr(self, request.kind)(request)
-
-    # One method per decision kind; each default is documented by its body.
-
-    def claim(self, request: Request) -> Answer:
-        return 0
-
-    def place(self, request: Request) -> Answer:
-        return Place.on(_weakest(request), request.options.armies)
-
-    def place_neutral(self, request: Request) -> Answer:
-        return 0
-
-    def headquarters(self, request: Request) -> Answer:
-        armies = request.view["armies"]
-        return ChooseHeadquarters(max(request.options.territories, key=lambda t: armies[t]))
-
-    def trade(self, request: Request) -> Answer:
-        return Trade(request.options.sets[0]) if request.options.sets else Trade(None)
-
-    def reinforce(self, request: Request) -> Answer:
-        return Place.on(_weakest(request), request.options.armies)
-
-    def attack(self, request: Request) -> Answer:
-        return EndAttack()
-
-    def defend(self, request: Request) -> Answer:
-        return Defend(request.options.max_dice)
-
-    def reroll(self, request: Request) -> Answer:
-        return Reroll(None)
-
-    def occupy(self, request: Request) -> Answer:
-        return Occupy(request.options.max_armies)
-
-    def fortify(self, request: Request) -> Answer:
-        return EndTurn()
+        """Answer a decision: the method named after its kind, else the first option."""
+        kind = request.kind
+        if kind.startswith("_") or kind in _RESERVED:
+            return default_answer(request)
+        method = getattr(self, kind, None)
+        if not callable(method):
+            return default_answer(request)
+        if request.game != GAME and getattr(type(self), kind, None) is DEFAULTS.get(kind):
+            return default_answer(request)  # classic's default does not know another game
+        answer: Answer = method(request)
+        return answer
 
 
-def _weakest(request: Request) -> int:
-    armies = request.view["armies"]
-    return min(request.options.territories, key=lambda t: (armies[t], t))
+_RESERVED = frozenset(name for name in vars(Bot) if name not in KINDS)
+"""Bot's own attributes (``start``, ``run``, ...): never taken for a decision method."""

@@ -54,12 +54,14 @@ def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
     try:
         stream = arena_pb2_grpc.RefereeStub(channel).Play(messages())
         current: Request | None = None
+        game = ""  # of the current match: a DecisionRequest does not repeat it
         for message in stream:
             kind = message.WhichOneof("message")
             if kind == "match_start":
+                game = message.match_start.game
                 bot.start(codec.match_info_from_pb(message.match_start))
             elif kind == "decision":
-                current = codec.request_from_pb(message.decision)
+                current = codec.request_from_pb(message.decision, game)
                 _answer(bot, current, outgoing)
             elif kind == "action_result":
                 result = message.action_result
