@@ -44,7 +44,6 @@ from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
 from arena.progress import ProgressBar, StatusLine
-from arena.ratings import pool_key
 from arena.referee.local import logs_dir, play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import read as read_replay
@@ -143,6 +142,11 @@ def build_parser() -> argparse.ArgumentParser:
         "check-bot", help="put a bot through every decision kind and the error paths"
     )
     check.add_argument("bot", help="bundled or registered bot name, or bot folder path")
+    check.add_argument(
+        "--game",
+        default="classic",
+        help=f"the game the bot is checked for; its bot.toml must list it ({', '.join(GAMES)})",
+    )
     _registry_flag(check)
     check.add_argument("--in-process", action="store_true", help="load the Python bot in-process")
     check.add_argument(
@@ -170,7 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="a bot name or folder; repeat for each bot",
     )
     trun.add_argument("--name", help="a name for the tournament")
-    trun.add_argument("--game", help="game (classic)")
+    trun.add_argument(
+        "--game", help=f"game to play ({', '.join(GAMES)}; default classic, or the file's)"
+    )
     trun.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
     trun.add_argument("--seats", type=int, help="seats per match, 2-6 (default 2)")
     trun.add_argument("--rounds", type=int, help="rounds of the schedule (default 1)")
@@ -207,7 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
     tshow.set_defaults(run=cmd_tournament_show)
 
     board = commands.add_parser("leaderboard", help="ratings and results, best first")
-    board.add_argument("--game", default="classic")
+    board.add_argument(
+        "--game", help=f"only this game's pools ({', '.join(GAMES)}; default: every game)"
+    )
     board.add_argument("--tournament", metavar="ID")
     board.add_argument("--pool", help="rating pool, e.g. classic/3p/world (default: the latest)")
     board.add_argument("--db", type=Path)
@@ -216,6 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     matches = commands.add_parser("matches", help="recorded matches")
     matches.add_argument("--tournament", metavar="ID")
+    matches.add_argument(
+        "--game", help=f"only this game's matches ({', '.join(GAMES)}; default: every game)"
+    )
     matches.add_argument("--db", type=Path)
     _format_flags(matches)
     matches.set_defaults(run=cmd_matches)
@@ -239,6 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     versus.add_argument("a", help="bot A (name or folder)")
     versus.add_argument("b", help="bot B (name or folder)")
+    versus.add_argument(
+        "--game", default="classic", help=f"game to play ({', '.join(GAMES)}; default classic)"
+    )
     versus.add_argument("--games", type=int, default=20, help="games at most (default 20)")
     versus.add_argument("--seats", type=int, default=2, help="seats per game (default 2)")
     versus.add_argument("--filler", help="bot for the other seats when --seats > 2")
@@ -661,8 +675,7 @@ def cmd_tournament_resume(args: argparse.Namespace) -> int:
         if found["stored_status"] == "finished" or found["recorded"] == found["planned"]:
             if found["stored_status"] != "finished":
                 store.set_tournament_status(args.id, "finished")
-            config = found["settings"]["config"]
-            pool = pool_key("classic", config["players"], config["mode"])
+            pool = tournaments.stored_pool(found["settings"])
             print(
                 f"tournament {args.id} is already finished: {found['recorded']}/"
                 f"{found['planned']} matches recorded in {store.path}; nothing to resume",
@@ -737,18 +750,21 @@ def cmd_tournament_show(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    check_game(args.game)
+    if args.game is not None:
+        check_game(args.game)
     with _open_db(args.db, read_only=True) as store:
-        pool = reports.choose_pool(store, args.pool, args.tournament)
+        pool = reports.choose_pool(store, args.pool, args.tournament, args.game)
         board = reports.leaderboard(store, pool, args.tournament)
     return _emit(args, board, reports.leaderboard_csv, reports.render_leaderboard)
 
 
 def cmd_matches(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        check_game(args.game)
     with _open_db(args.db, read_only=True) as store:
         if args.tournament and store.tournament(args.tournament) is None:
             raise ConfigError(f"no tournament {args.tournament!r}")
-        rows = reports.matches_table(store, args.tournament)
+        rows = reports.matches_table(store, args.tournament, args.game)
     return _emit(args, rows, reports.matches_csv, reports.render_matches)
 
 
@@ -782,7 +798,15 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _classic_only(command: str, game: str) -> None:
+    """Refuse a registered game a command cannot play yet, rather than play classic (after
+    the bots were checked to list it, so a bot that does not is told that first)."""
+    if game != "classic":
+        raise ConfigError(f"{command} plays only classic so far, not {game!r}")
+
+
 def cmd_versus(args: argparse.Namespace) -> int:
+    check_game(args.game)
     find = _bot_finder(args.db)
     a, b = find(args.a), find(args.b)
     if args.games < 1:
@@ -792,7 +816,8 @@ def cmd_versus(args: argparse.Namespace) -> int:
     filler = find(args.filler) if args.filler else None
     for spec in (a, b, filler):
         if spec is not None:
-            check_plays(spec, getattr(args, "game", None) or "classic")
+            check_plays(spec, args.game)
+    _classic_only("versus", args.game)
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=args.seats)
     sprt = None
     if args.sprt:
@@ -871,8 +896,10 @@ def cmd_versus(args: argparse.Namespace) -> int:
 
 
 def cmd_check_bot(args: argparse.Namespace) -> int:
+    check_game(args.game)
     spec = _bot_finder(args.db)(args.bot)
-    check_plays(spec, getattr(args, "game", None) or "classic")
+    check_plays(spec, args.game)
+    _classic_only("check-bot", args.game)
     if args.move_time <= 0 or args.startup_time <= 0:
         raise ConfigError("--move-time and --startup-time must be positive")
     player: BotSpec | Bot = load_bot(spec) if args.in_process else spec

@@ -58,14 +58,34 @@ def conservative(rating: trueskill.Rating) -> float:
     return rating.mu - CONSERVATIVE_K * rating.sigma
 
 
-def pool_key(game: str, seats: int, mode: str) -> str:
-    """The rating pool of one format, e.g. ``"classic/3p/world"``: formats never mix."""
-    for name, value in (("game", game), ("mode", mode)):
-        if not value or "/" in value:
-            raise ValueError(f"pool {name} must be a non-empty name without '/', got {value!r}")
-    if seats < 2:
-        raise ValueError(f"a rated format needs at least 2 seats, got {seats}")
-    return f"{game}/{seats}p/{mode}"
+def pool_key(game: str, rating_format: str | int, mode: str | None = None) -> str:
+    """The rating pool of one format: ``GAME/FORMAT``, the format being the configured
+    game's :meth:`~arena.games.api.Game.rating_format` (``pool_key("classic", "3p/world")``
+    is ``"classic/3p/world"``): formats never mix.
+
+    The older call ``pool_key(game, seats, mode)`` names the same pool (``"classic/3p/world"``
+    from ``("classic", 3, "world")``), so databases made before keep their pools.
+    """
+    if not game or "/" in game:
+        raise ValueError(f"pool game must be a non-empty name without '/', got {game!r}")
+    if isinstance(rating_format, int):
+        if mode is None or not mode or "/" in mode:
+            raise ValueError(f"pool mode must be a non-empty name without '/', got {mode!r}")
+        if rating_format < 2:
+            raise ValueError(f"a rated format needs at least 2 seats, got {rating_format}")
+        rating_format = f"{rating_format}p/{mode}"
+    elif mode is not None:
+        raise ValueError("pool_key takes a rating format, or seats and a mode, not both")
+    if not rating_format or any(not part for part in rating_format.split("/")):
+        raise ValueError(
+            f"a rating format must be non-empty names joined by '/', got {rating_format!r}"
+        )
+    return f"{game}/{rating_format}"
+
+
+def pool_game(pool: str) -> str:
+    """The game a pool rates (its first part: ``classic`` of ``classic/3p/world``)."""
+    return pool.split("/", 1)[0]
 
 
 # --- places and statuses -> TrueSkill ranks ------------------------------------------------

@@ -15,17 +15,27 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from arena.errors import ArenaError
+from arena.ratings import pool_game
 from arena.store import Store
 
 STATUSES = ("TIMEOUT", "ILLEGAL", "CRASH", "DISCONNECT", "INIT_FAIL", "PROTOCOL")
 
 
-def choose_pool(store: Store, pool: str | None, tournament_id: str | None) -> str:
-    """The pool a report is about: given, the tournament's, or the latest tournament's."""
+def choose_pool(
+    store: Store, pool: str | None, tournament_id: str | None, game: str | None = None
+) -> str:
+    """The pool a report is about: given, the tournament's, or the latest tournament's;
+    with ``game``, only that game's pools (``GAME/FORMAT``) are chosen from."""
+
+    def of_game(name: str) -> bool:
+        return game is None or pool_game(name) == game
+
+    pools = [p for p in store.pools() if of_game(p)]
+    among = "" if game is None else f" of game {game!r}"
     if pool:
-        if pool not in store.pools():
-            known = ", ".join(store.pools()) or "none yet"
-            raise ArenaError(f"no ratings in pool {pool!r}; pools: {known}")
+        if pool not in pools:
+            known = ", ".join(pools) or "none yet"
+            raise ArenaError(f"no ratings in pool {pool!r}{among}; pools{among}: {known}")
         return pool
     if tournament_id:
         matches = store.matches(tournament_id)
@@ -33,12 +43,20 @@ def choose_pool(store: Store, pool: str | None, tournament_id: str | None) -> st
             raise ArenaError(f"no tournament {tournament_id!r}")
         if not matches:
             raise ArenaError(f"tournament {tournament_id!r} has no recorded matches yet")
-        return matches[0]["pool"]
+        if not of_game(matches[0]["pool"]):
+            raise ArenaError(
+                f"tournament {tournament_id!r} plays {pool_game(matches[0]['pool'])!r}, "
+                f"not {game!r}"
+            )
+        return str(matches[0]["pool"])
     tournaments = [t for t in store.tournaments() if t["recorded"]]
-    if tournaments:
-        return store.matches(tournaments[-1]["id"])[0]["pool"]
-    pools = store.pools()
+    for tournament in reversed(tournaments):
+        latest = store.matches(tournament["id"])[0]["pool"]
+        if of_game(latest):
+            return str(latest)
     if not pools:
+        if game is not None and store.pools():
+            raise ArenaError(f"no results of game {game!r} yet; pools: {', '.join(store.pools())}")
         raise ArenaError("no results yet: run `arena demo` or `arena tournament run`")
     return pools[0]
 
@@ -232,10 +250,14 @@ def leaderboard_csv(board: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def matches_table(store: Store, tournament_id: str | None) -> list[dict[str, Any]]:
-    """Recorded matches with their seats, oldest first."""
+def matches_table(
+    store: Store, tournament_id: str | None, game: str | None = None
+) -> list[dict[str, Any]]:
+    """Recorded matches with their seats, oldest first (with ``game``, that game's only)."""
     rows = []
     for match in store.matches(tournament_id):
+        if game is not None and match["game"] != game:
+            continue
         seats = store.seats_of(match["id"])
         rows.append(
             {

@@ -9,6 +9,7 @@ import trueskill
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena import games
 from arena.ratings import (
     BETA,
     DRAW_PROBABILITY,
@@ -21,6 +22,7 @@ from arena.ratings import (
     RatingChange,
     conservative,
     environment,
+    pool_game,
     pool_key,
     ranks_from_result,
     rebuild,
@@ -77,6 +79,36 @@ def test_pool_key() -> None:
     for bad in [("", 3, "world"), ("classic", 3, ""), ("a/b", 3, "world"), ("classic", 1, "x")]:
         with pytest.raises(ValueError):
             pool_key(*bad)
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "pool"),
+    [
+        (2, {}, "classic/2p/world"),
+        (3, {"mode": "mission"}, "classic/3p/mission"),
+        (4, {"mode": "capital"}, "classic/4p/capital"),
+    ],
+)
+def test_pools_named_through_the_game_contract_keep_their_names(
+    players: int, options: dict[str, str], pool: str
+) -> None:
+    """A pool is the game's name and its rating format; for classic the same strings as
+    before, so databases recorded under the seats-and-mode names keep their pools."""
+    game = games.load("classic").configure(options, players)
+    assert pool_key("classic", game.rating_format()) == pool
+    again = games.load("classic").from_config(game.config())
+    assert pool_key("classic", again.rating_format()) == pool
+    assert pool_key("classic", players, options.get("mode", "world")) == pool
+    assert pool_game(pool) == "classic"
+
+
+def test_a_rating_format_is_names_joined_by_slashes() -> None:
+    assert pool_key("guessing", "2p") == "guessing/2p"
+    for bad in [("classic", ""), ("classic", "3p//world"), ("classic", "/3p"), ("", "2p")]:
+        with pytest.raises(ValueError):
+            pool_key(*bad)
+    with pytest.raises(ValueError):
+        pool_key("classic", "3p/world", "world")
 
 
 # --- agreement with trueskill -----------------------------------------------------------------

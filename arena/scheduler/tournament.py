@@ -22,7 +22,7 @@ import time
 import tomllib
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
@@ -43,7 +43,8 @@ from arena.bots import (
     version_id,
 )
 from arena.errors import ArenaError, BotError, ConfigError
-from arena.games.classic.config import ClassicConfig
+from arena.games import load as load_game
+from arena.games.api import Game
 from arena.paths import results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.scheduler.plan import make_plan
@@ -112,13 +113,16 @@ class TournamentSettings:
             raise ConfigError(f"{path}: {exc}") from None
         return settings
 
-    def check(self) -> ClassicConfig:
-        """Validate; returns the rules config for one match."""
+    def check(self) -> Game[Any, Any, Any]:
+        """Validate; returns the game as configured for one match (through the game
+        contract, so a tournament of any registered game is checked by its own rules)."""
         self._check_types()
-        if self.game != "classic":
-            raise ConfigError(f"unknown game {self.game!r}; choose one of: classic")
-        if not 2 <= self.seats <= 6:
-            raise ConfigError(f"seats per match must be 2-6, got {self.seats}")
+        game_type = load_game(self.game)
+        low, high = game_type.info.min_players, game_type.info.max_players
+        if not low <= self.seats <= high:
+            raise ConfigError(
+                f"seats per match must be {low}-{high} for {self.game}, got {self.seats}"
+            )
         if self.rounds < 1:
             raise ConfigError(f"rounds must be at least 1, got {self.rounds}")
         if self.move_time <= 0 or self.time_bank < 0 or self.startup_time <= 0:
@@ -132,7 +136,7 @@ class TournamentSettings:
                 f"{self.seats} seats per match need at least {self.seats} different bots, "
                 f"got {len(set(self.bots))}"
             )
-        return ClassicConfig.parse(dict(self.rules), self.seats)
+        return game_type.configure(dict(self.rules), self.seats)
 
     def _check_types(self) -> None:
         """Refuse wrongly typed settings (e.g. ``seats = "two"`` in TOML) with a clear message."""
@@ -259,7 +263,7 @@ def refuse_unstartable(specs: list[BotSpec], after_setup: bool = False) -> None:
 
 def create(store: Store, settings: TournamentSettings) -> str:
     """Register the bots, make the plan and store it with the tournament; returns its id."""
-    config = settings.check()
+    game = settings.check()
     known = registered_bots(store)
     specs = [find_bot(name, known) for name in dict.fromkeys(settings.bots)]
     for spec in specs:
@@ -272,7 +276,7 @@ def create(store: Store, settings: TournamentSettings) -> str:
     seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
     plan = make_plan(list(by_version), settings.seats, settings.rounds, seed)
     tournament_id = uuid.uuid4().hex[:8]
-    stored = asdict(settings) | {"seed": seed, "entries": by_version, "config": config.to_dict()}
+    stored = asdict(settings) | {"seed": seed, "entries": by_version, "config": game.config()}
     store.create_tournament(
         tournament_id,
         settings.name or f"{settings.game} {settings.seats}p",
@@ -407,6 +411,19 @@ def _stop(executor: Executor) -> None:
         manager.join(POOL_STOP_SECONDS)
 
 
+def stored_game(settings: Mapping[str, Any]) -> str:
+    """The game a stored tournament plays (tournaments stored before games had names are
+    classic)."""
+    return str(settings.get("game") or "classic")
+
+
+def stored_pool(settings: Mapping[str, Any]) -> str:
+    """The rating pool of a stored tournament: its game's name and the rating format of its
+    stored configuration (classic: ``classic/3p/world``, as before games had a contract)."""
+    name = stored_game(settings)
+    return pool_key(name, load_game(name).from_config(settings["config"]).rating_format())
+
+
 class Runner:
     """Runs the unrecorded rest of a stored tournament."""
 
@@ -423,8 +440,8 @@ class Runner:
         self.store = store
         self.id = tournament_id
         self.settings = found["settings"]
-        config = self.settings["config"]
-        self.pool = pool_key("classic", config["players"], config["mode"])
+        self.game_name = stored_game(self.settings)
+        self.pool = stored_pool(self.settings)
         self.plan = store.planned(tournament_id)
         recorded = store.recorded_indices(tournament_id)
         if recorded != set(range(len(recorded))):
@@ -555,7 +572,7 @@ class Runner:
                 "id": match["match_id"],
                 "tournament_id": self.id,
                 "plan_index": index,
-                "game": "classic",
+                "game": self.game_name,
                 "pool": self.pool,
                 "rules": match["rules"],
                 "seed": match["seed"],

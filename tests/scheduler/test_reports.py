@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from arena import reports
+from arena import games, reports
 from arena import store as arena_store
 from arena.cli import main
 from arena.errors import ConfigError
+from arena.scheduler import tournament as tournaments
 from arena.scheduler.tournament import TournamentSettings
 from tests.scheduler.test_tournament import arena, db_path, ok, query
 from tests.test_store import corrupt_a_page
@@ -31,6 +32,8 @@ def small_tournament(seed: int = 3) -> str:
     out = ok(
         "tournament",
         "run",
+        "--game",
+        "classic",
         "--bot",
         "random",
         "--bot",
@@ -393,3 +396,124 @@ def test_piped_leaderboard_is_whole_unless_columns_says_how_wide(
     reports.render_leaderboard(board)
     narrow = capsys.readouterr().out
     assert max(len(line) for line in narrow.splitlines()) <= 80 and "…" not in narrow
+
+
+# ----------------------------------------------------------------- --game on every command
+
+
+def test_every_command_that_plays_or_reports_refuses_an_unknown_game(capsys: Capsys) -> None:
+    for args in (
+        ["tournament", "run", "--bot", "random", "--bot", "aggressive"],
+        ["versus", "random", "aggressive", "--games", "1"],
+        ["check-bot", "random"],
+        ["leaderboard"],
+        ["matches"],
+    ):
+        code, out, err = run(capsys, *args, "--game", "chess")
+        assert code == 2, (args, err)
+        assert one_error(err) == "arena: error: unknown game 'chess'; choose one of: classic"
+        assert out == "", args
+    assert not db_path().exists()
+
+
+def test_a_tournament_file_names_its_game_and_an_unknown_one_is_refused(
+    capsys: Capsys, tmp_path: Path
+) -> None:
+    settings = tmp_path / "t.toml"
+    settings.write_text('bots = ["random", "aggressive"]\ngame = "chess"\n')
+    code, _, err = run(capsys, "tournament", "run", "--config", str(settings))
+    assert code == 2 and "unknown game 'chess'; choose one of: classic" in one_error(err)
+    settings.write_text('bots = ["random", "aggressive"]\ngame = "classic"\n')
+    assert TournamentSettings.from_toml(settings).check().rating_format() == "2p/world"
+
+
+def test_a_tournament_records_its_game_and_the_pool_its_game_names(recorded: Recorded) -> None:
+    tournament = recorded()
+    rows = query("SELECT game, pool FROM matches WHERE tournament_id = ?", (tournament,))
+    assert rows and set(rows) == {("classic", "classic/2p/world")}
+    assert {pool for (pool,) in query("SELECT DISTINCT pool FROM ratings")} == {"classic/2p/world"}
+
+
+@pytest.mark.parametrize(
+    ("config", "pool"),
+    [
+        ({"players": 2, "mode": "world"}, "classic/2p/world"),
+        ({"players": 3, "mode": "mission"}, "classic/3p/mission"),
+        ({"players": 4, "mode": "capital"}, "classic/4p/capital"),
+    ],
+)
+def test_stored_tournaments_keep_their_pools(config: dict[str, Any], pool: str) -> None:
+    """Tournaments stored before the game had a contract (no ``game`` key) and after it rate
+    into the same pools as they always did."""
+    assert tournaments.stored_pool({"config": config}) == pool
+    assert tournaments.stored_pool({"game": "classic", "config": config}) == pool
+
+
+def test_leaderboard_and_matches_filter_by_game(
+    capsys: Capsys, recorded: Recorded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tournament = recorded()
+    monkeypatch.setattr(games, "_ENTRIES", dict(games._ENTRIES))
+    games.register("guessing", "tests.games.guessing")
+    every = json.loads(run(capsys, "matches", "--json")[1])
+    assert len(every) == 2
+    assert json.loads(run(capsys, "matches", "--game", "classic", "--json")[1]) == every
+    assert run(capsys, "matches", "--game", "guessing", "--json")[:2] == (0, "[]\n")
+    code, _, err = run(capsys, "leaderboard", "--game", "guessing")
+    assert code == 2 and "no results of game 'guessing' yet" in one_error(err)
+    code, out, _ = run(capsys, "leaderboard", "--game", "classic", "--json")
+    assert code == 0 and json.loads(out)["pool"] == "classic/2p/world"
+    # One match moved to another game's pool: each filter sees its own game's share.
+    conn = sqlite3.connect(db_path())
+    with conn:
+        conn.execute(
+            "UPDATE matches SET game = 'guessing', pool = 'guessing/2p' WHERE id = ?",
+            (every[1]["id"],),
+        )
+    conn.close()
+    classic = json.loads(run(capsys, "matches", "--game", "classic", "--json")[1])
+    guessing = json.loads(run(capsys, "matches", "--game", "guessing", "--json")[1])
+    assert [m["id"] for m in classic] == [every[0]["id"]]
+    assert [(m["id"], m["pool"]) for m in guessing] == [(every[1]["id"], "guessing/2p")]
+    assert len(json.loads(run(capsys, "matches", "--json")[1])) == 2
+    code, out, _ = run(capsys, "leaderboard", "--game", "guessing", "--json")
+    assert code == 0 and json.loads(out)["pool"] == "guessing/2p"
+    code, out, _ = run(capsys, "leaderboard", "--game", "classic", "--json")
+    assert code == 0 and json.loads(out)["pool"] == "classic/2p/world"
+    code, _, err = run(capsys, "leaderboard", "--game", "guessing", "--pool", "classic/2p/world")
+    assert code == 2 and "no ratings in pool 'classic/2p/world' of game 'guessing'" in err
+    code, _, err = run(capsys, "leaderboard", "--game", "guessing", "--tournament", tournament)
+    assert code == 2 and "plays 'classic', not 'guessing'" in one_error(err)
+
+
+def test_versus_and_check_bot_take_the_game_the_bots_must_list(
+    capsys: Capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(
+        capsys,
+        "versus",
+        "random",
+        "aggressive",
+        "--game",
+        "classic",
+        "--games",
+        "1",
+        "--seed",
+        "2",
+        "--rules",
+        "max_rounds=5",
+        "--json",
+    )
+    assert code == 0, err
+    assert json.loads(out)["games"] == 1
+    code, out, err = run(
+        capsys, "check-bot", "random", "--game", "classic", "--in-process", "--json"
+    )
+    assert code == 0 and json.loads(out)["ok"], err
+    # A registered game the bundled bots do not list: refused, naming the bot and its games.
+    monkeypatch.setattr(games, "_ENTRIES", dict(games._ENTRIES))
+    games.register("guessing", "tests.games.guessing")
+    for args in (["versus", "random", "aggressive", "--games", "1"], ["check-bot", "random"]):
+        code, _, err = run(capsys, *args, "--game", "guessing")
+        line = one_error(err)
+        assert code == 2 and "'random'" in line and "guessing" in line, (args, line)
