@@ -1,0 +1,112 @@
+"""Layering: the arena above the engine goes through the game contract, not classic RISK.
+
+A module of ``arena/`` may import ``arena.games.classic`` (absolutely or relatively) only if
+its path contains ``classic`` or it sits directly in ``arena/games/`` (the registry); the
+generated protocol code aside. The modules that still do are listed in
+:data:`STILL_CLASSIC` while the arena is moved onto the contract: the list may only shrink
+(a module that no longer imports classic must leave it, a new one may not join it).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ARENA = Path(__file__).resolve().parent.parent / "arena"
+CLASSIC = "arena.games.classic"
+
+STILL_CLASSIC: frozenset[str] = frozenset(
+    {
+        "arena.checkbot",
+        "arena.cli",
+        "arena.protocol.codec",
+        "arena.referee.local",
+        "arena.referee.match",
+        "arena.referee.seats",
+        "arena.replay",
+        "arena.replay_text",
+        "arena.scheduler.worker",
+        "arena.sdk.human",
+        "arena.sdk.human_view",
+        "arena.sdk.tactics",
+        "arena.versus",
+    }
+)
+"""Modules outside the allowed places that import the classic game today (to be emptied)."""
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ARENA.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _package(path: Path) -> list[str]:
+    """The package a module at ``path`` belongs to (what its relative imports start from)."""
+    parts = _module_name(path).split(".")
+    return parts if path.name == "__init__.py" else parts[:-1]
+
+
+def _imports_of(source: str, package: list[str]) -> set[str]:
+    """Absolute names a module of ``package`` imports in ``source`` (relative ones resolved;
+    ``from X import y`` counts both ``X`` and ``X.y``, since ``y`` may be a module)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _imports_classic(names: set[str]) -> bool:
+    return any(name == CLASSIC or name.startswith(CLASSIC + ".") for name in names)
+
+
+def _allowed(path: Path) -> bool:
+    relative = path.relative_to(ARENA)
+    return (
+        "classic" in str(relative)
+        or relative.parent == Path("games")
+        or relative.parts[:2] == ("protocol", "_pb")
+    )
+
+
+def classic_importers() -> set[str]:
+    """Modules of arena/ outside the allowed places that import the classic game."""
+    return {
+        _module_name(path)
+        for path in ARENA.rglob("*.py")
+        if not _allowed(path) and _imports_classic(_imports_of(path.read_text(), _package(path)))
+    }
+
+
+def test_no_new_module_imports_the_classic_game() -> None:
+    joined = classic_importers() - STILL_CLASSIC
+    assert not joined, f"these import {CLASSIC}; go through arena.games instead: {sorted(joined)}"
+
+
+def test_the_list_of_modules_still_on_classic_only_shrinks() -> None:
+    left = STILL_CLASSIC - classic_importers()
+    assert not left, f"no longer importing {CLASSIC}: remove from STILL_CLASSIC: {sorted(left)}"
+
+
+def test_the_import_scan_sees_absolute_and_relative_imports() -> None:
+    """The scan is what the rule rests on: it must catch every spelling of the import."""
+    spellings = {
+        "import arena.games.classic.rules": True,
+        "from arena.games.classic import ClassicRules": True,
+        "from arena.games import classic": True,
+        "from ..games.classic.state import Phase": True,
+        "from ..games import classic": True,
+        "from ..games import api": False,
+        "from . import seats": False,
+        "import arena.games": False,
+    }
+    for source, expected in spellings.items():
+        assert _imports_classic(_imports_of(source, ["arena", "referee"])) is expected, source
