@@ -24,27 +24,13 @@ from arena.games.classic.actions import (
     Reroll,
     Trade,
 )
+from arena.games.classic.game import KINDS
 from arena.games.classic.options import Options, choices
 
 if TYPE_CHECKING:
     from arena.sdk.bot import Request
 
 GAME = "classic"
-
-KINDS = (
-    "claim",
-    "place",
-    "place_neutral",
-    "headquarters",
-    "trade",
-    "reinforce",
-    "attack",
-    "defend",
-    "reroll",
-    "occupy",
-    "fortify",
-)
-"""Every classic decision kind, in the order a game meets them; each has a method below."""
 
 Answer = Action | int
 
