@@ -724,7 +724,7 @@ def cmd_tournament_list(args: argparse.Namespace) -> int:
     else:
         for r in rows:
             print(
-                f"{r['id']}  {r['status']:<9} {r['recorded']:>5}/{r['planned']:<5} "
+                f"{r['id']}  {r['status']:<11} {r['recorded']:>5}/{r['planned']:<5} "
                 f"{r['created_at']}  {r['name']}"
             )
     return EXIT_OK

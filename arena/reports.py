@@ -65,7 +65,8 @@ def leaderboard(store: Store, pool: str, tournament_id: str | None = None) -> di
     """The ``arena leaderboard --json`` object.
 
     ``ratings_as_of`` says which ratings mu and sigma are: ``"now"`` (the pool's current
-    ratings) or, for one tournament, ``"tournament_end"`` (as they stood after its last match).
+    ratings) or, for one tournament, ``"tournament_end"`` (as they stood after its last recorded
+    match: its end once it is finished).
     """
     rows = []
     for rank, row in enumerate(store.leaderboard_rows(pool, tournament_id), 1):
@@ -166,7 +167,7 @@ _NARROWER: tuple[tuple[str, Cell | None], ...] = (
 def _leaderboard_table(board: dict[str, Any], columns: dict[str, Column]) -> Table:
     if board.get("tournament"):
         title = f"Leaderboard · {board['pool']} · tournament {board['tournament']}"
-        title += " · ratings as they stood at its end"
+        title += " · ratings as they stood after its last recorded match"
     else:
         title = f"Leaderboard · {board['pool']} · current ratings"
     notes = ["ranked by μ−3σ"]

@@ -128,3 +128,32 @@ def test_a_bot_without_methods_plays_a_whole_match_over_grpc(tmp_path):
     debug = [r for r in records if r.get("type") == "debug"]
     assert {r["text"] for r in debug} == {"game=classic"}
     assert {r["seat"] for r in debug} == {0, 1}
+
+
+def test_an_in_process_seat_tells_its_bot_the_game_of_the_match() -> None:
+    """The in-process seat decodes requests with the game its MatchStart named, as the
+    remote SDK does (not a fixed "classic")."""
+    import asyncio
+
+    from arena.games import load
+    from arena.protocol import codec
+    from arena.referee.seats import InProcessSeat
+
+    game = load("classic").configure({}, 3)
+    state = game.new_game(1)
+    seat = game.decision(state).seats[0]
+    bot = Recording()
+    handle = InProcessSeat(bot, "recorder", "1")
+    start = codec.match_start_to_pb(
+        match_id="m", rules=game.config(), seat=seat, names=["a", "b", "c"], bot_seed=1,
+        board=game.board(), move_time_ms=0, time_bank_ms=0,
+    )  # fmt: skip
+    start.game = "classic-variant"
+    request = codec.request_to_pb(
+        request_id=1, match_id="m", view=game.view(state, seat),
+        options=game.legal_options(state, seat), deadline_ms=0, time_bank_ms=0,
+        server_time_ms=0, events=[],
+    )  # fmt: skip
+    assert asyncio.run(handle.start(start)) is None
+    asyncio.run(handle.ask(request, None))
+    assert bot.games == ["classic-variant"]

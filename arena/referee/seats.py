@@ -55,11 +55,14 @@ class InProcessSeat:
         self.always_max = bool(bot.always_max_defence)
         self._request: pb.DecisionRequest | None = None
         self._spent = 0.0
+        self._game = ""
+        """The game of the current match (from its MatchStart), as a remote SDK sets it."""
 
     async def start(self, message: pb.MatchStart) -> str | None:
         """Deliver MatchStart; returns a fault detail if the bot raised."""
         wire = pb.MatchStart.FromString(message.SerializeToString())
         try:
+            self._game = wire.game
             self.bot.start(codec.match_info_from_pb(wire))
         except Exception as exc:
             return f"start raised {exc!r}"
@@ -81,7 +84,7 @@ class InProcessSeat:
 
     def _call(self, request: pb.DecisionRequest) -> Reply:
         wire = pb.DecisionRequest.FromString(request.SerializeToString())
-        sdk_request = codec.request_from_pb(wire)
+        sdk_request = codec.request_from_pb(wire, self._game)
         started = time.perf_counter()
         try:
             answer = self.bot.choose(sdk_request)

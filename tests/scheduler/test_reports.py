@@ -194,7 +194,9 @@ def test_a_tournament_leaderboard_shows_the_ratings_as_they_stood_at_its_end(
     assert json.loads(ok("leaderboard", "--tournament", second, "--json"))["rows"][0]["mu"] in (
         current.values()
     )
-    assert "ratings as they stood at its end" in ok("leaderboard", "--tournament", first)
+    assert "ratings as they stood after its last recorded match" in ok(
+        "leaderboard", "--tournament", first
+    )
     assert "current ratings" in ok("leaderboard")
 
 
