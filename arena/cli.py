@@ -44,7 +44,7 @@ from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
 from arena.progress import ProgressBar, StatusLine
-from arena.referee.local import logs_dir, play
+from arena.referee.local import play, seat_log
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import read as read_replay
 from arena.replay import verify
@@ -406,13 +406,6 @@ def cmd_match(args: argparse.Namespace) -> int:
         if spec is not None:
             check_plays(spec, args.game)
     config = ClassicConfig.parse(parse_rules_args(args.rules), players=len(specs))
-    if args.strike_limit < 1:
-        raise ConfigError(f"--strike-limit must be at least 1, got {args.strike_limit}")
-    for flag in ("move_time", "time_bank", "startup_time"):
-        if getattr(args, flag) < 0 or (flag != "time_bank" and getattr(args, flag) == 0):
-            raise ConfigError(
-                f"--{flag.replace('_', '-')} must be positive, got {getattr(args, flag)}"
-            )
     control = TimeControl(
         move_time=None if args.no_clock else args.move_time,
         time_bank=args.time_bank,
@@ -442,9 +435,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
-        # Named as arena.referee.local names them: results/logs/MATCHID-seatN-FOLDER.log.
         logs = {
-            seat: logs_dir() / f"{result.match_id}-seat{seat}-{player.path.name}.log"
+            seat: seat_log(result.match_id, seat, player)
             for seat, player in enumerate(players)
             if isinstance(player, BotSpec)
         }
@@ -809,8 +801,6 @@ def cmd_versus(args: argparse.Namespace) -> int:
     check_game(args.game)
     find = _bot_finder(args.db)
     a, b = find(args.a), find(args.b)
-    if args.games < 1:
-        raise ConfigError(f"--games must be at least 1, got {args.games}")
     if args.seats > 2 and not args.filler:
         raise ConfigError("--seats above 2 needs --filler BOT for the other seats")
     filler = find(args.filler) if args.filler else None
@@ -900,8 +890,6 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     spec = _bot_finder(args.db)(args.bot)
     check_plays(spec, args.game)
     _classic_only("check-bot", args.game)
-    if args.move_time <= 0 or args.startup_time <= 0:
-        raise ConfigError("--move-time and --startup-time must be positive")
     player: BotSpec | Bot = load_bot(spec) if args.in_process else spec
     results, latencies = checkbot.run(player, args.move_time, args.startup_time)
     p50 = checkbot.percentile(latencies, 50) if latencies else None
@@ -997,8 +985,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"need at least 1 attacker and 1 defender, got {args.attackers} v {args.defenders}"
         )
-    if args.simulate is not None and args.simulate < 1:
-        raise ConfigError(f"--simulate needs a positive number of battles, got {args.simulate}")
     odds = combat.battle_odds(args.attackers, args.defenders)
     simulated = None
     if args.simulate:

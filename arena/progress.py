@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from arena.scheduler.tournament import Progress as Update
+from arena.terminal import is_terminal
 
 
 def _clock(seconds: float) -> str:
@@ -25,7 +26,7 @@ def _clock(seconds: float) -> str:
 
 def _rate(update: Update, now: float) -> float | None:
     """Matches per minute played by this run (matches recorded before a resume do not count)."""
-    played = update.done - getattr(update, "resumed_from", 0)
+    played = update.done - update.resumed_from
     elapsed = now - update.started
     if played <= 0 or elapsed <= 0:
         return None
@@ -39,7 +40,7 @@ class ProgressBar:
         self.title = title
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
-        self.live = enabled and _is_terminal(self.stream)
+        self.live = enabled and is_terminal(self.stream)
         self.bar = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -91,7 +92,7 @@ class StatusLine:
     def __init__(self, stream: TextIO | None = None, enabled: bool = True) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
-        self.live = _is_terminal(self.stream)
+        self.live = is_terminal(self.stream)
         self.shown = False
 
     def show(self, text: str) -> None:
@@ -108,11 +109,3 @@ class StatusLine:
         if self.live and self.shown:
             print(file=self.stream, flush=True)
         self.shown = False
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:  # a closed stream
-        return False

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +18,10 @@ from arena.games.classic import ClassicConfig
 from arena.games.classic.rules import ClassicRules
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
+from tests.node import node_major
 
 CONTROL = TimeControl(move_time=2.0, time_bank=30, startup_time=20)
 ENDS = {"domination", "mission", "capitals", "round_limit"}
-
-
-def _node_major() -> int | None:
-    try:
-        out = subprocess.run(
-            ["node", "--version"], capture_output=True, text=True, timeout=30, check=True
-        ).stdout
-        return int(out.strip().lstrip("v").split(".")[0])
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return None
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +30,7 @@ def arena_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (so `npm ci` runs once here rather than before every match)."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("the JavaScript bot needs `node` and `npm` on PATH")
-    major = _node_major()
+    major = node_major()
     if major is None or major < 18:
         pytest.skip(f"the JavaScript bot needs Node ≥ 18 (found {major})")
     home = tmp_path_factory.mktemp("arena-home")

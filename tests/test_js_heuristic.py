@@ -7,7 +7,6 @@ Needs Node ≥ 18 and npm (its setup runs `npm ci` in the bot folder); skipped w
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,19 +16,10 @@ from arena.games.classic import ClassicConfig
 from arena.games.classic.rules import ClassicRules
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
+from tests.node import node_major
 
 CONTROL = TimeControl(move_time=2.0, time_bank=30, startup_time=20)
 ENDS = {"domination", "mission", "capitals", "round_limit"}
-
-
-def _node_major() -> int | None:
-    try:
-        out = subprocess.run(
-            ["node", "--version"], capture_output=True, text=True, timeout=30, check=True
-        ).stdout
-        return int(out.strip().lstrip("v").split(".")[0])
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return None
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +28,7 @@ def arena_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (so `npm ci` runs once here rather than before every match)."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("the JavaScript bot needs `node` and `npm` on PATH")
-    major = _node_major()
+    major = node_major()
     if major is None or major < 18:
         pytest.skip(f"the JavaScript bot needs Node ≥ 18 (found {major})")
     home = tmp_path_factory.mktemp("arena-home")

@@ -33,6 +33,7 @@ from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import verify
 from tests.fixtures.v1 import record_session, v1pb
+from tests.node import node_major
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "v1"
@@ -113,22 +114,12 @@ def test_fixture_node_modules_are_ignored_by_git() -> None:
 # ------------------------------------------------------- the v1 JavaScript bots play
 
 
-def _node_major() -> int | None:
-    try:
-        out = subprocess.run(
-            ["node", "--version"], capture_output=True, text=True, timeout=30, check=True
-        ).stdout
-        return int(out.strip().lstrip("v").split(".")[0])
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return None
-
-
 @pytest.fixture(scope="module")
 def js_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A results home where the fixture bots' setup (``npm ci``) ran once for the module."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("the v1 JavaScript bots need `node` and `npm` on PATH")
-    major = _node_major()
+    major = node_major()
     if major is None or major < 18:
         pytest.skip(f"the v1 JavaScript bots need Node ≥ 18 (found {major})")
     home = tmp_path_factory.mktemp("arena-home")

@@ -30,7 +30,16 @@ from arena.sdk.bot import Bot
 from arena.sdk.human import Interrupted
 from arena.statuses import SeatStatus
 
-__all__ = ["logs_dir", "play", "play_local_match"]
+__all__ = ["logs_dir", "play", "play_local_match", "seat_log"]
+
+
+def seat_log(match_id: str, seat: int, spec: BotSpec) -> Path:
+    """Where the stderr of the bot process in ``seat`` of match ``match_id`` goes."""
+    return logs_dir() / f"{_log_name(match_id, seat, spec)}.log"
+
+
+def _log_name(match_id: str, seat: int, spec: BotSpec) -> str:
+    return f"{match_id}-seat{seat}-{spec.path.name}"
 
 
 async def play_local_match(
@@ -53,7 +62,7 @@ async def play_local_match(
         remote = {s: p for s, p in enumerate(players) if isinstance(p, BotSpec)}
         connections = await asyncio.gather(
             *(
-                host.connect(spec, f"{match_id}-seat{s}-{spec.path.name}", control.startup_time)
+                host.connect(spec, _log_name(match_id, s, spec), control.startup_time)
                 for s, spec in remote.items()
             )
         )

@@ -42,6 +42,7 @@ from arena.games.classic.actions import (
 )
 from arena.sdk.bot import Answer, Bot, MatchInfo, Request
 from arena.sdk.human_view import KIND_TITLES, Narrator
+from arena.terminal import is_terminal
 
 ANSWERS_OF: dict[str, tuple[type, ...]] = {
     "claim": (Claim,),
@@ -81,8 +82,8 @@ class HumanBot(Bot):
         self.stdin = stdin or sys.stdin
         self._lines = _PolledLines(self.stdin)
         self.stdout = stdout or sys.stdout
-        tty = _isatty(self.stdout)
-        self._echo = not _isatty(self.stdin)
+        tty = is_terminal(self.stdout)
+        self._echo = not is_terminal(self.stdin)
         """Piped input is not echoed by a terminal: write each answer after its prompt."""
         # Piped: no colour, no wrapping (one line per event, for scripts reading it).
         self.console = Console(
@@ -375,10 +376,3 @@ def _hint(request: Request, narrator: Narrator) -> str | None:
         src, dst, _ = o.fortifies[0]
         return HINTS["fortify"] % (name(src), name(dst))
     return None
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
