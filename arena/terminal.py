@@ -12,3 +12,9 @@ def is_terminal(stream: TextIO) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):  # no isatty, or a closed stream
         return False
+
+
+class Interrupted(BaseException):
+    """Ctrl-C at a terminal prompt (e.g. the human seat's). A BaseException, so no seat
+    wrapper takes it for a bot crash: it ends the match, and :func:`arena.referee.local.play`
+    turns it into KeyboardInterrupt."""

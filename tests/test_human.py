@@ -25,7 +25,7 @@ from arena.bots import find_bot, load_bot
 from arena.games.classic.board import classic_board
 from arena.referee.match import MatchResult, play_match
 from arena.sdk.bot import Request
-from arena.sdk.human import HumanBot
+from arena.sdk.classic.human import HumanBot
 from tests.classic_helpers import rules_for
 
 ARENA = str(Path(sys.executable).with_name("arena"))

@@ -26,9 +26,6 @@ STILL_CLASSIC: frozenset[str] = frozenset(
         "arena.replay",
         "arena.replay_text",
         "arena.scheduler.worker",
-        "arena.sdk.human",
-        "arena.sdk.human_view",
-        "arena.sdk.tactics",
         "arena.versus",
     }
 )

@@ -41,8 +41,8 @@ from arena.games.classic.actions import (
     action_from_dict,
 )
 from arena.sdk.bot import Answer, Bot, MatchInfo, Request
-from arena.sdk.human_view import KIND_TITLES, Narrator
-from arena.terminal import is_terminal
+from arena.sdk.classic.human_view import KIND_TITLES, Narrator
+from arena.terminal import Interrupted, is_terminal
 
 ANSWERS_OF: dict[str, tuple[type, ...]] = {
     "claim": (Claim,),
@@ -65,11 +65,6 @@ HINTS = {
     '"dice": %d, "until": 1}',
     "fortify": 'to move fewer: {"kind": "fortify", "from": "%s", "to": "%s", "armies": 1}',
 }
-
-
-class Interrupted(BaseException):
-    """Ctrl-C at the prompt. A BaseException, so no seat wrapper takes it for a bot crash:
-    it ends the match, and :func:`arena.referee.local.play` turns it into KeyboardInterrupt."""
 
 
 class HumanBot(Bot):

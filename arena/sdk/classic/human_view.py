@@ -1,7 +1,7 @@
 """What the terminal seat shows: the board by continent, events and options in words.
 
 Pure rendering from what any bot receives (:class:`~arena.sdk.bot.MatchInfo` and
-:class:`~arena.sdk.bot.Request`); :mod:`arena.sdk.human` prints it and reads the answers.
+:class:`~arena.sdk.bot.Request`); :mod:`arena.sdk.classic.human` prints it and reads the answers.
 Territories and players are named, never shown as ids.
 """
 
