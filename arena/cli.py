@@ -50,7 +50,7 @@ from arena.replay import read as read_replay
 from arena.replay import verify
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
-from arena.sdk.human import HumanBot
+from arena.sdk.classic.human import HumanBot
 from arena.store import DamagedReplayError, Store, empty_store, open_store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

@@ -27,8 +27,8 @@ from arena.referee.match import (
 )
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.sdk.bot import Bot
-from arena.sdk.human import Interrupted
 from arena.statuses import SeatStatus
+from arena.terminal import Interrupted
 
 __all__ = ["logs_dir", "play", "play_local_match", "seat_log"]
 
@@ -110,7 +110,7 @@ def play(
     loop happens to be, and then cancels the match again while it is closing the host: the
     server is never stopped, and grpc's ``Server.__del__`` later schedules its shutdown on the
     closed loop ("Exception ignored … Event loop is closed"). Ctrl-C at the human seat's
-    prompt ends the match through :class:`~arena.sdk.human.Interrupted` the same way.
+    prompt ends the match through :class:`~arena.terminal.Interrupted` the same way.
     """
     pressed = False
     task: asyncio.Task[MatchResult] | None = None
