@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import csv
 import dataclasses
+import importlib
 import io
 import json
 import math
@@ -38,9 +39,7 @@ from arena.bots import (
 )
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
-from arena.games.classic import combat
 from arena.games.classic.config import ClassicConfig, parse_rules_args
-from arena.games.classic.rng import Streams
 from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
 from arena.progress import ProgressBar, StatusLine
@@ -280,15 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
     listed_games.add_argument("--json", action="store_true")
     listed_games.set_defaults(run=cmd_games)
 
-    odds = commands.add_parser("odds", help="exact odds of capturing a territory")
-    odds.add_argument(
-        "attackers", type=int, help="attacking armies that can fight (one more stays)"
-    )
-    odds.add_argument("defenders", type=int, help="armies on the defended territory")
-    odds.add_argument("--json", action="store_true")
-    odds.add_argument("--simulate", type=int, metavar="N", help="also simulate N battles")
-    odds.add_argument("--seed", type=int, default=0, help="seed of the simulated dice")
-    odds.set_defaults(run=cmd_odds)
+    for module in games.command_modules():  # each game's own commands (classic: odds)
+        importlib.import_module(module).add_commands(commands)
 
     replay = commands.add_parser("replay", help="work with replay files")
     replay_commands = replay.add_subparsers(
@@ -977,63 +969,6 @@ def cmd_games(args: argparse.Namespace) -> int:
     for row in rows:
         players = f"{row['min_players']}-{row['max_players']} players"
         print(f"{row['name']:<12} {players:<12} {row['title']}")
-    return EXIT_OK
-
-
-def cmd_odds(args: argparse.Namespace) -> int:
-    if args.attackers < 1 or args.defenders < 1:
-        raise ConfigError(
-            f"need at least 1 attacker and 1 defender, got {args.attackers} v {args.defenders}"
-        )
-    odds = combat.battle_odds(args.attackers, args.defenders)
-    simulated = None
-    if args.simulate:
-        streams = Streams(args.seed)
-        dice = (streams.die(i) for i in range(10**12))
-        wins, att_loss, def_loss = combat.simulate(
-            args.attackers, args.defenders, args.simulate, dice
-        )
-        simulated = {
-            "battles": args.simulate,
-            "p_win": wins / args.simulate,
-            "attacker_losses": att_loss,
-            "defender_losses": def_loss,
-        }
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "attackers": args.attackers,
-                    "defenders": args.defenders,
-                    "p_win": float(odds.p_win),
-                    "expected_attacker_losses": float(odds.expected_attacker_losses),
-                    "expected_defender_losses": float(odds.expected_defender_losses),
-                    "outcomes": [
-                        {"attackers_left": a, "defenders_left": d, "p": float(p)}
-                        for (a, d), p in odds.outcomes.items()
-                    ],
-                    "simulated_p_win": None if simulated is None else simulated["p_win"],
-                    "simulated": simulated,
-                }
-            )
-        )
-        return EXIT_OK
-    print(
-        f"{args.attackers} attacking armies (their territory holds {args.attackers + 1}) "
-        f"v {args.defenders} defending, both always rolling the maximum:"
-    )
-    print(f"  capture probability      {float(odds.p_win):.6f}")
-    print(f"  expected attacker losses {float(odds.expected_attacker_losses):.4f}")
-    print(f"  expected defender losses {float(odds.expected_defender_losses):.4f}")
-    print("  outcomes (attackers left, defenders left): probability")
-    for (a, d), p in odds.outcomes.items():
-        if float(p) >= 0.0005:
-            print(f"    {a:>4} {d:>4}  {float(p):.4f}")
-    if simulated:
-        print(
-            f"  simulated {simulated['battles']} battles: p_win {simulated['p_win']:.4f}, "
-            f"losses {simulated['attacker_losses']:.3f} / {simulated['defender_losses']:.3f}"
-        )
     return EXIT_OK
 
 

@@ -1,4 +1,6 @@
-"""Replays as text for the terminal: one block per turn, with the board after it."""
+"""Replays as text for the terminal, for any game: the game's narrator tells it in words
+(classic: one block per turn, :mod:`arena.games.classic.narrate`); a game without one is
+shown record by record, each record's events as compact JSON lines."""
 
 from __future__ import annotations
 
@@ -7,74 +9,43 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from arena.games.classic.board import classic_board
-
-
-def _name(territory: int) -> str:
-    return classic_board().names[territory]
-
-
-def describe(event: dict[str, Any], bots: list[str]) -> str | None:
-    """One line for an event, or None for events not worth a line of their own."""
-    kind = event["type"]
-
-    def who(seat: int) -> str:
-        return "neutral" if seat == -1 else f"{bots[seat]} (seat {seat})"
-
-    if kind == "battle":
-        return (
-            f"  {_name(event['from'])} → {_name(event['to'])}: {event['attacker_dice']} v "
-            f"{event['defender_dice']}, losses {event['attacker_losses']}/"
-            f"{event['defender_losses']}"
-        )
-    if kind == "conquered":
-        return f"  ✔ {who(event['seat'])} takes {_name(event['to'])} with {event['armies']}"
-    if kind == "eliminated":
-        return f"  ✖ {who(event['seat'])} eliminated by {who(event['by'])}"
-    if kind == "traded":
-        return f"  {who(event['seat'])} trades a set for {event['armies']} armies"
-    if kind == "reinforced":
-        spread = ", ".join(f"{n} on {_name(t)}" for t, n in event["placements"])
-        return f"  reinforces: {spread}"
-    if kind == "fortified":
-        return f"  fortifies {event['armies']} from {_name(event['from'])} to {_name(event['to'])}"
-    if kind == "forfeited":
-        return f"  ⚠ {who(event['seat'])} forfeits"
-    if kind == "headquarters_revealed":
-        return "  headquarters: " + ", ".join(
-            f"{who(s)} {_name(t)}" for s, t in enumerate(event["headquarters"])
-        )
-    if kind == "mission_revealed":
-        return f"  {who(event['seat'])} reveals mission {event['mission']}"
-    if kind == "game_over":
-        return f"GAME OVER ({event['reason']}): places {event['places']}"
-    return None
+from arena import games
 
 
 def turns(header: dict[str, Any], records: list[dict[str, Any]]) -> Iterator[list[str]]:
-    """Blocks of lines: the setup, then one per player turn, then the result."""
+    """Blocks of lines, the first headed by the match line (game, seed, seats); the game's
+    narrator (found in the registry by the header's ``game``) makes the blocks."""
     bots = [s["bot"] for s in header["seats"]]
-    block: list[str] = [
-        f"{header['game']} · seed {header['seed']} · "
-        + ", ".join(f"seat {i}: {b}" for i, b in enumerate(bots))
-    ]
-    for record in records:
-        if record.get("type") == "rejected":
-            block.append(f"  ✗ seat {record['seat']} answer rejected: {record['reason']}")
-        if record.get("type") == "timeout":
-            block.append(f"  ⏱ seat {record['seat']} ran out of time")
-        for event in record.get("events", []):
-            if event["type"] == "turn":
-                yield block
-                block = [
-                    f"round {event['round']} · {bots[event['seat']]} (seat {event['seat']}) "
-                    f"· {event['reinforcements']} new armies"
-                ]
-                continue
-            line = describe(event, bots)
-            if line:
-                block.append(line)
-    yield block
+    heading = f"{header['game']} · seed {header['seed']} · " + ", ".join(
+        f"seat {i}: {b}" for i, b in enumerate(bots)
+    )
+    narrator = games.narrator(str(header.get("game")))
+    blocks = (narrator or record_blocks)(header, records)
+    first = next(blocks, [])
+    yield [heading, *first]
+    yield from blocks
+
+
+def record_blocks(header: dict[str, Any], records: list[dict[str, Any]]) -> Iterator[list[str]]:
+    """One block per record, for a game without a narrator: a heading (its number, type,
+    seat or seats, kind, and why it was rejected, forfeited or ended), then its events as
+    compact JSON lines."""
+    for number, record in enumerate(records, 1):
+        facts = [f"#{number} {record.get('type')}"]
+        if "seat" in record:
+            facts.append(f"seat {record['seat']}")
+        answers = record.get("answers")  # a simultaneous decision: one answer per seat
+        if isinstance(answers, list):
+            seats = (a.get("seat") if isinstance(a, dict) else "?" for a in answers)
+            facts.append("seats " + ", ".join(str(seat) for seat in seats))
+        facts += [str(record[key]) for key in ("kind", "status", "reason", "end") if key in record]
+        yield [
+            " · ".join(facts),
+            *(
+                "  " + json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+                for event in record.get("events", [])
+            ),
+        ]
 
 
 STEP_PROMPT = "-- Enter: next turn · q: quit --"

@@ -674,14 +674,14 @@ def test_replay_show_step_quits_on_q_and_at_end_of_input(capsys: Capsys) -> None
     path = a_replay(capsys)
     everything = show(path, answers="")
     assert everything.returncode == 0 and everything.stderr == ""
-    rounds = everything.stdout.count("\nround ")
+    rounds = everything.stdout.count("\nRound ")
     assert rounds > 3
     two = show(path, "--step", answers="\nq\n")
     assert two.returncode == 0, two.stderr
-    assert two.stdout.count("\nround ") == 1 and "Traceback" not in two.stderr
+    assert two.stdout.count("\nRound ") == 1 and "Traceback" not in two.stderr
     assert two.stderr.count("q: quit") == 2
-    assert show(path, "--step", answers="").stdout.count("\nround ") == 0  # EOF: first block only
-    assert show(path, "--step", answers="\n\n\n").stdout.count("\nround ") == 3
+    assert show(path, "--step", answers="").stdout.count("\nRound ") == 0  # EOF: first block only
+    assert show(path, "--step", answers="\n\n\n").stdout.count("\nRound ") == 3
     stepped = show(path, "--step", answers="\n" * 1000)
     assert stepped.stdout == everything.stdout
 

@@ -24,7 +24,6 @@ STILL_CLASSIC: frozenset[str] = frozenset(
         "arena.referee.match",
         "arena.referee.seats",
         "arena.replay",
-        "arena.replay_text",
         "arena.scheduler.worker",
         "arena.versus",
     }

@@ -7,12 +7,25 @@ own."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from arena.errors import ConfigError
 from arena.games.api import GameType
 
 _ENTRIES: dict[str, str] = {"classic": "arena.games.classic.game"}
 """Game name → module whose ``GAME`` is its :class:`~arena.games.api.GameType`."""
+
+_COMMANDS: dict[str, str] = {"classic": "arena.cli_classic"}
+"""Game name → module whose ``add_commands(subparsers)`` adds the game's own ``arena``
+commands (classic: ``arena odds``); a game without any has no entry."""
+
+_NARRATORS: dict[str, str] = {"classic": "arena.games.classic.narrate"}
+"""Game name → module whose ``replay_blocks(header, records)`` tells a replay in words
+(blocks of lines, see :func:`narrator`); a game without one is shown as JSON events."""
+
+ReplayBlocks = Callable[[dict[str, Any], list[dict[str, Any]]], Iterator[list[str]]]
+"""A game's replay narrator: the header and records of a replay → blocks of lines."""
 
 
 def names() -> tuple[str, ...]:
@@ -24,12 +37,33 @@ GAMES = names()
 """The games this package ships (registered at import), in listing order."""
 
 
-def register(name: str, module: str) -> None:
+def register(
+    name: str, module: str, *, commands: str | None = None, narrator: str | None = None
+) -> None:
     """Register a game whose module ``module`` defines ``GAME`` (e.g. a game of one's own,
-    or a test's); ``name`` must match that game's :attr:`GameInfo.name`."""
+    or a test's); ``name`` must match that game's :attr:`GameInfo.name`. ``commands`` and
+    ``narrator`` optionally name its CLI-commands and replay-narrator modules."""
     if not name or "/" in name:
         raise ConfigError(f"a game name must be non-empty and without '/', got {name!r}")
     _ENTRIES[name] = module
+    if commands is not None:
+        _COMMANDS[name] = commands
+    if narrator is not None:
+        _NARRATORS[name] = narrator
+
+
+def command_modules() -> tuple[str, ...]:
+    """The modules that add registered games' own CLI commands, in listing order."""
+    return tuple(_COMMANDS[name] for name in _ENTRIES if name in _COMMANDS)
+
+
+def narrator(name: str) -> ReplayBlocks | None:
+    """The replay narrator of game ``name``, or None if it has none (or is not registered)."""
+    module = _NARRATORS.get(name)
+    if module is None:
+        return None
+    blocks: ReplayBlocks = importlib.import_module(module).replay_blocks
+    return blocks
 
 
 def check_game(name: str) -> str:

@@ -149,7 +149,7 @@ class HumanBot(Bot):
 
     def _show(self, request: Request, narrator: Narrator) -> None:
         view = request.view
-        lines = narrator.events(request.events, view)
+        lines = narrator.events(request.events, view["owner"])
         if lines:
             self._say()
             self._say("What happened:", "bold")
