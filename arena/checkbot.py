@@ -1,8 +1,8 @@
 """``arena check-bot``: put a bot through scripted positions before it enters a tournament.
 
-Every classic decision kind is asked once from a real position (found by seeded random play
-in several variants), each as its own short match on one stream, so the bot also shows it can
-play many matches in a row. Error paths: a deliberately rejected answer must be followed by
+Every decision kind of the game is asked once from a real position (the game's own, found by
+seeded play: :meth:`GameType.positions`), each as its own short match on one stream, so the
+bot also shows it can play many matches in a row. Error paths: a deliberately rejected answer must be followed by
 a new answer to the same request, and answers must arrive within the move time.
 """
 
@@ -14,33 +14,19 @@ import time
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import cast
 
 from arena.bots import BotSpec
-from arena.games.classic.game import GAME, KINDS, ClassicGame
-from arena.games.classic.options import choices
-from arena.games.classic.rules import ClassicRules
-from arena.games.classic.state import ClassicState
-from arena.protocol import codec
+from arena.games import load as load_game
+from arena.games.api import Position
+from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.host import BotHost, logs_dir
-from arena.referee.match import Seat
+from arena.referee.match import Seat, check_answer
 from arena.referee.seats import InProcessSeat, RemoteSeat, Reply
 from arena.sdk.bot import Bot
 from arena.seeds import bot_seed
 
 BURST = 100
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A real position where ``seat`` must make a ``kind`` decision."""
-
-    kind: str
-    rules: ClassicRules
-    state: ClassicState
-    seat: int
-    seed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +39,9 @@ class CheckResult:
     ms: float | None = None
 
 
-def find_positions(seed: int = 1) -> dict[str, Position]:
-    """The first position of every decision kind in seeded random play (deterministic)."""
-    return {
-        p.kind: Position(p.kind, cast(ClassicGame, p.game).rules, p.state, p.seat, p.seed)
-        for p in GAME.positions(seed)
-    }
+def find_positions(seed: int = 1, game: str = "classic") -> dict[str, Position]:
+    """A real position of every decision kind of ``game`` (deterministic), in its order."""
+    return {p.kind: p for p in load_game(game).positions(seed)}
 
 
 class _Checker:
@@ -70,14 +53,13 @@ class _Checker:
 
     async def _open(self, position: Position) -> str:
         match_id = uuid.uuid4().hex[:12]
-        names = [f"seat{i}" for i in range(position.rules.n)]
-        start = codec.match_start_to_pb(
+        names = [f"seat{i}" for i in range(position.game.players)]
+        start = envelope.match_start_to_pb(
+            position.game,
             match_id=match_id,
-            rules=position.rules.config.to_dict(),
             seat=position.seat,
             names=names,
             bot_seed=bot_seed(position.seed, position.seat),
-            board=position.rules.board.to_dict(),
             move_time_ms=int(self.move_time * 1000),
             time_bank_ms=0,
         )
@@ -89,17 +71,19 @@ class _Checker:
     async def _close(self, match_id: str, position: Position) -> None:
         lines = [
             {"seat": i, "bot": f"seat{i}", "place": 1, "status": "OK", "strikes": 0}
-            for i in range(position.rules.n)
+            for i in range(position.game.players)
         ]
-        await self.seat.end(codec.match_end_to_pb(match_id, lines, "round_limit", None))
+        await self.seat.end(envelope.match_end_to_pb(match_id, lines, "round_limit", None))
 
     def _request(self, match_id: str, position: Position) -> pb.DecisionRequest:
-        rules, state, seat = position.rules, position.state, position.seat
-        request = codec.request_to_pb(
+        game, state, seat = position.game, position.state, position.seat
+        request = envelope.request_to_pb(
+            game,
             request_id=self.next_id,
             match_id=match_id,
-            view=rules.view(state, seat),
-            options=rules.legal_options(state, seat),
+            kind=position.kind,
+            view=game.view(state, seat),
+            options=game.legal_options(state, seat),
             deadline_ms=int(self.move_time * 1000),
             time_bank_ms=0,
             server_time_ms=int(time.time() * 1000),
@@ -116,19 +100,10 @@ class _Checker:
             return f"malformed answer: {reply.illegal}"
         if reply.answer is None or reply.elapsed > self.move_time:
             return f"no answer within the move time ({self.move_time:g} s)"
-        options = position.rules.legal_options(position.state, position.seat)
-        listed = choices(options)
-        answer = reply.answer
-        if isinstance(answer, int):
-            if not 0 <= answer < len(listed):
-                return f"option index {answer} out of range 0..{len(listed) - 1}"
-            answer = listed[answer]
-        if not position.rules.is_legal(position.state, position.seat, answer):
-            try:
-                position.rules.check(position.state, position.seat, answer)
-            except Exception as exc:
-                return f"illegal answer: {exc}"
-        return None
+        game, state, seat = position.game, position.state, position.seat
+        options = game.legal_options(state, seat)
+        _, _, reason = check_answer(game, state, seat, position.kind, reply, options)
+        return None if reason is None else f"illegal answer: {reason}"
 
     async def decision(self, position: Position) -> CheckResult:
         match_id = await self._open(position)
@@ -185,10 +160,11 @@ class _Checker:
 
 
 async def check_bot(
-    player: BotSpec | Bot, move_time: float = 1.0, startup_time: float = 10.0
+    player: BotSpec | Bot, move_time: float = 1.0, startup_time: float = 10.0, game: str = "classic"
 ) -> tuple[list[CheckResult], list[float]]:
-    """Run every check against ``player``; returns the results and the latencies (ms)."""
-    positions = find_positions()
+    """Run every check of ``game`` against ``player``; returns the results and the latencies
+    (ms)."""
+    positions = find_positions(game=game)
     results: list[CheckResult] = []
     async with BotHost() as host:
         seat: Seat
@@ -219,17 +195,18 @@ async def check_bot(
             """The bot's process or stream ended: the remaining checks cannot run."""
             return isinstance(seat, RemoteSeat) and not BotHost.alive(seat)
 
-        for kind in KINDS:
-            if kind not in positions:
-                results.append(CheckResult(kind, False, "no position found for this kind"))
-            elif gone():
+        for kind in positions:
+            if gone():
                 results.append(CheckResult(kind, False, "not run: the bot is gone"))
             else:
                 try:
                     results.append(await checker.decision(positions[kind]))
                 except RuntimeError as exc:
                     results.append(CheckResult(kind, False, str(exc)))
-        if "attack" in positions:
+        # The error paths are tried on one position: classic's attack, which has the most
+        # ways to go wrong, else the game's first.
+        repeated = positions.get("attack") or next(iter(positions.values()), None)
+        if repeated is not None:
             for label, check in (
                 ("answers again after a rejection", checker.rejection),
                 (f"{BURST} decisions in a row", checker.burst),
@@ -237,7 +214,7 @@ async def check_bot(
                 if gone():
                     results.append(CheckResult(label, False, "not run: the bot is gone"))
                 else:
-                    results.append(await check(positions["attack"]))
+                    results.append(await check(repeated))
         failed = next((i for i, r in enumerate(results) if not r.ok), None)
         if failed is not None and log is not None:  # where its traceback, if any, is
             first = results[failed]
@@ -253,7 +230,7 @@ def percentile(values: list[float], q: int) -> float:
 
 
 def run(
-    player: BotSpec | Bot, move_time: float, startup_time: float
+    player: BotSpec | Bot, move_time: float, startup_time: float, game: str = "classic"
 ) -> tuple[list[CheckResult], list[float]]:
     """Synchronous :func:`check_bot`."""
-    return asyncio.run(check_bot(player, move_time, startup_time))
+    return asyncio.run(check_bot(player, move_time, startup_time, game))

@@ -39,8 +39,6 @@ from arena.bots import (
 )
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
-from arena.games.classic.config import ClassicConfig, parse_rules_args
-from arena.games.classic.rules import ClassicRules
 from arena.paths import replays_dir
 from arena.progress import ProgressBar, StatusLine
 from arena.referee.local import play, seat_log
@@ -397,7 +395,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     for spec in specs:
         if spec is not None:
             check_plays(spec, args.game)
-    config = ClassicConfig.parse(parse_rules_args(args.rules), players=len(specs))
+    if None in specs and args.game != "classic":
+        raise ConfigError(f"the human seat plays only classic so far, not {args.game}")
+    game = games.configure(args.game, args.rules, players=len(specs))
     control = TimeControl(
         move_time=None if args.no_clock else args.move_time,
         time_bank=args.time_bank,
@@ -413,9 +413,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         else:
             players.append(spec)
     untimed = frozenset(i for i, spec in enumerate(specs) if spec is None)
-    replay_path = None if args.no_replay else _new_replay_path(seed)
+    replay_path = None if args.no_replay else _new_replay_path(args.game, seed)
     result = play(
-        ClassicRules(config),
+        game,
         players,
         seed,
         control,
@@ -436,15 +436,15 @@ def cmd_match(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _new_replay_path(seed: int) -> Path:
+def _new_replay_path(game: str, seed: int) -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     folder = replays_dir()
     for n in range(1000):
         suffix = f"-{n}" if n else ""
-        path = folder / f"classic-{stamp}-seed{seed}{suffix}.jsonl"
+        path = folder / f"{game}-{stamp}-seed{seed}{suffix}.jsonl"
         if not path.exists():
             return path
-    raise ArenaError(f"too many replays named classic-{stamp}-seed{seed}* in {folder}")
+    raise ArenaError(f"too many replays named {game}-{stamp}-seed{seed}* in {folder}")
 
 
 def _ended_by(result: MatchResult) -> str:
@@ -458,33 +458,34 @@ def _ended_by(result: MatchResult) -> str:
     return result.end
 
 
+_FIGURE_HEADS = {"territories": "terr."}
+"""Short column heads for a game's standings figures (others show their own key)."""
+
+
 def _print_summary(result: MatchResult, logs: dict[int, Path] | None = None) -> None:
     """The text form of ``arena match``; ``logs`` are the stderr logs of subprocess seats."""
-    final = result.final
     rules = ", ".join(f"{k}={v}" for k, v in result.rules.items() if k != "players")
     players = len(result.seats)
-    print(f"classic RISK · match {result.match_id} · {players} players · seed {result.seed}")
+    title = "classic RISK" if result.game == "classic" else result.game
+    print(f"{title} · match {result.match_id} · {players} players · seed {result.seed}")
     print(f"rules: {rules}")
     print()
-    print(
-        f"{'place':>5}  {'seat':>4}  {'bot':<16} {'status':<10} {'strikes':>7} {'terr.':>5} {'armies':>6}"
-    )
+    figures = list(result.standings[0]) if result.standings else []
+    heads = "".join(f" {_FIGURE_HEADS.get(k, k):>6}" for k in figures)
+    print(f"{'place':>5}  {'seat':>4}  {'bot':<16} {'status':<10} {'strikes':>7}{heads}")
     for s in sorted(result.seats, key=lambda s: (s.place, s.seat)):
-        territories = final.owner.count(s.seat)
-        armies = sum(a for t, a in enumerate(final.armies) if final.owner[t] == s.seat)
-        print(
-            f"{s.place:>5}  {s.seat:>4}  {s.bot:<16} {s.status:<10} {s.strikes:>7} "
-            f"{territories:>5} {armies:>6}"
-        )
+        values = "".join(f" {result.standings[s.seat][k]:>6}" for k in figures)
+        print(f"{s.place:>5}  {s.seat:>4}  {s.bot:<16} {s.status:<10} {s.strikes:>7}{values}")
     print()
     winner = (
         "none (tie)"
         if result.winner is None
         else f"seat {result.winner} ({result.seats[result.winner].bot})"
     )
+    counted = ", ".join(f"{n} {k}" for k, n in result.progress.items())
     print(
-        f"winner: {winner} · ended by {_ended_by(result)} after {result.turns} turns "
-        f"({result.rounds} rounds, {result.decisions} decisions)"
+        f"winner: {winner} · ended by {_ended_by(result)} after {counted or 'no turns'} "
+        f"({result.decisions} decisions)"
     )
     for s in result.seats:
         log = (logs or {}).get(s.seat)
@@ -559,7 +560,8 @@ def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSetti
     if args.bot:
         settings.bots = list(args.bot)
     if args.rules:
-        settings.rules = {**settings.rules, **parse_rules_args(args.rules)}
+        game = getattr(args, "game", None) or settings.game
+        settings.rules = {**settings.rules, **games.parse_rules(args.rules, game)}
     for flag in (
         "name",
         "game",
@@ -782,13 +784,6 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _classic_only(command: str, game: str) -> None:
-    """Refuse a registered game a command cannot play yet, rather than play classic (after
-    the bots were checked to list it, so a bot that does not is told that first)."""
-    if game != "classic":
-        raise ConfigError(f"{command} plays only classic so far, not {game!r}")
-
-
 def cmd_versus(args: argparse.Namespace) -> int:
     check_game(args.game)
     find = _bot_finder(args.db)
@@ -799,8 +794,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
     for spec in (a, b, filler):
         if spec is not None:
             check_plays(spec, args.game)
-    _classic_only("versus", args.game)
-    config = ClassicConfig.parse(parse_rules_args(args.rules), players=args.seats)
+    game = games.configure(args.game, args.rules, players=args.seats)
     sprt = None
     if args.sprt:
         try:
@@ -821,8 +815,8 @@ def cmd_versus(args: argparse.Namespace) -> int:
         status.show(f"game {n}/{args.games}: +{tally.wins} ={tally.draws} -{tally.losses}")
 
     try:
-        tally, verdict, games = versus.run_series(
-            a, b, filler, config, args.games, seed, control, sprt, progress
+        tally, verdict, played = versus.run_series(
+            a, b, filler, game, args.games, seed, control, sprt, progress
         )
     finally:
         status.close()
@@ -850,7 +844,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
             "bounds": list(stats.sprt_bounds()),
             "verdict": verdict,
         },
-        "results": games,
+        "results": played,
     }
     if args.json:
         print(json.dumps(summary, default=str))
@@ -881,9 +875,8 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     check_game(args.game)
     spec = _bot_finder(args.db)(args.bot)
     check_plays(spec, args.game)
-    _classic_only("check-bot", args.game)
     player: BotSpec | Bot = load_bot(spec) if args.in_process else spec
-    results, latencies = checkbot.run(player, args.move_time, args.startup_time)
+    results, latencies = checkbot.run(player, args.move_time, args.startup_time, args.game)
     p50 = checkbot.percentile(latencies, 50) if latencies else None
     p99 = checkbot.percentile(latencies, 99) if latencies else None
     failed = [r for r in results if not r.ok]

@@ -1,10 +1,11 @@
 """Replay files: one JSON object per line, enough to re-play a match exactly.
 
-Line 1 is the header (format, game, rules, seed, seats, defence declarations). Then one line
-per record: ``decision`` (seat, kind, the answer as an action, think time, events),
-``rejected`` (an illegal answer and the engine's reason), ``forfeit`` (seat, status, events),
-and last ``result``. :func:`verify` re-plays the decisions and forfeits through the engine and
-reports the first event that differs.
+Line 1 is the header (format, game, rules, seed, seats, what each seat declared). Then one
+line per record: ``decision`` (seat, kind, the answer as an action, think time, events),
+``joint`` (a simultaneous decision: kind, every seat's answer, the events of revealing them
+together), ``rejected`` (an illegal answer and the game's reason), ``timeout``, ``debug``,
+``forfeit`` (seat, status, events), and last ``result``. :func:`verify` re-plays the
+decisions and forfeits through the game and reports the first thing that differs.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.errors import ArenaError, ReplayError
-from arena.games.classic.actions import action_from_dict
-from arena.games.classic.config import ClassicConfig
-from arena.games.classic.rules import ClassicRules
+from arena.games import load as load_game
+from arena.games.api import Game
 
 FORMAT = "risk-arena-replay"
 VERSION = 1
@@ -73,43 +73,91 @@ class Verification:
     message: str
 
 
-def rules_from_header(header: dict[str, Any]) -> ClassicRules:
-    """The rules a replay was played under."""
-    if header.get("game") != "classic":
-        raise ReplayError(f"unsupported game {header.get('game')!r} in replay")
+def game_from_header(header: dict[str, Any]) -> Game[Any, Any, Any]:
+    """The configured game a replay was played under."""
+    name = header.get("game")
+    if not isinstance(name, str):
+        raise ReplayError(f"unsupported game {name!r} in replay")
     rules = header.get("rules")
     if not isinstance(rules, dict):
         raise ReplayError("the replay header has no rules object")
     try:
-        return ClassicRules(ClassicConfig.from_dict(rules))
-    except (ArenaError, TypeError, ValueError) as exc:
+        game_type = load_game(name)
+    except ArenaError:
+        raise ReplayError(f"unsupported game {name!r} in replay") from None
+    try:
+        return game_type.from_config(rules)
+    except (ArenaError, KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"the replay header's rules are invalid: {exc}") from None
 
 
+def declarations_from_header(header: dict[str, Any]) -> list[dict[str, Any]]:
+    """What each seat declared (replays of before per-game declarations have ``always_max``)."""
+    declared = header.get("declarations")
+    if isinstance(declared, list) and all(isinstance(d, dict) for d in declared):
+        return declared
+    legacy = header.get("always_max", ())
+    if not isinstance(legacy, list):
+        raise ReplayError("the replay header's declarations must be a list of objects")
+    return [{"always_max_defence": bool(flag)} for flag in legacy]
+
+
+def _asked(game: Game[Any, Any, Any], state: Any, record: dict[str, Any]) -> str | None:
+    """Why the game would not have asked what the record answers (None if it would)."""
+    decision = game.decision(state)
+    if decision is None:
+        return "the game is already over"
+    seats = (
+        [a["seat"] for a in record["answers"]] if record["type"] == "joint" else [record["seat"]]
+    )
+    simultaneous = record["type"] == "joint"
+    if record.get("kind") != decision.kind or (
+        sorted(seats) != sorted(decision.seats) if simultaneous else seats[0] not in decision.seats
+    ):
+        want = "joint " if decision.simultaneous else ""
+        return (
+            f"the game asks a {want}{decision.kind} decision of seats {list(decision.seats)}, "
+            f"the replay answers {record.get('kind')} for seats {seats}"
+        )
+    return None  # a one-seat record of a joint decision is a replay of before joint records
+
+
 def verify(path: Path) -> Verification:
-    """Re-play a replay file through the engine and compare every event and the result."""
+    """Re-play a replay file through the game and compare every decision asked, every event
+    and the result."""
     header, records = read(path)
-    rules = rules_from_header(header)
+    game = game_from_header(header)
     seed = header.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ReplayError(f"the replay header's seed must be an integer, got {seed!r}")
-    state = rules.new_game(seed, header.get("always_max", ()))
+    try:
+        state = game.new_game(seed, declarations_from_header(header))
+    except (ArenaError, TypeError, ValueError) as exc:
+        raise ReplayError(f"the replay header cannot start a game: {exc}") from None
     for number, record in enumerate(records, 2):
         kind = record.get("type")
         try:
+            if kind in ("decision", "joint"):
+                wrong = _asked(game, state, record)
+                if wrong is not None:
+                    return Verification(False, number, f"line {number}: {wrong}")
             if kind == "decision":
-                step = rules.apply(state, record["seat"], action_from_dict(record["action"]))
+                action = game.action_from_dict(record["action"])
+                step = game.apply(state, record["seat"], action)
+            elif kind == "joint":
+                answers = {a["seat"]: game.action_from_dict(a["action"]) for a in record["answers"]}
+                step = game.apply_joint(state, answers)
             elif kind == "forfeit":
-                step = rules.forfeit(state, record["seat"])
+                step = game.forfeit(state, record["seat"])
             elif kind == "result":
-                outcome = rules.outcome(state)
+                outcome = game.outcome(state)
                 got = None if outcome is None else list(outcome.places)
                 if got != record.get("places_by_seat"):
                     return Verification(
                         False,
                         number,
                         f"line {number}: result places {record.get('places_by_seat')} but the "
-                        f"engine gives {got}",
+                        f"game gives {got}",
                     )
                 continue
             else:
@@ -123,16 +171,15 @@ def verify(path: Path) -> Verification:
                     return Verification(
                         False,
                         number,
-                        f"line {number}: event {i} differs: replay has {want}, engine gives "
+                        f"line {number}: event {i} differs: replay has {want}, game gives "
                         f"{got_event}",
                     )
             return Verification(
                 False,
                 number,
-                f"line {number}: replay has {len(expected)} events, engine gives "
-                f"{len(step.events)}",
+                f"line {number}: replay has {len(expected)} events, game gives {len(step.events)}",
             )
         state = step.state
-    if rules.outcome(state) is None:
+    if game.outcome(state) is None:
         return Verification(False, len(records) + 1, "the replay ends before the game is over")
     return Verification(True, len(records) + 1, f"{len(records)} records re-played, all match")

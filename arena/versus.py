@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.bots import BotSpec, version_id
-from arena.games.classic.config import ClassicConfig
+from arena.games.api import Game as Configured
 from arena.scheduler.worker import WorkerHost
 from arena.seeds import derive
 from arena.stats import Tally, sprt_decision
@@ -63,7 +63,7 @@ def run_series(
     a: BotSpec,
     b: BotSpec,
     filler: BotSpec | None,
-    config: ClassicConfig,
+    game: Configured[Any, Any, Any],
     games: int,
     seed: int,
     control: dict[str, float],
@@ -77,25 +77,26 @@ def run_series(
     host = WorkerHost()
     tally, verdict, played = Tally(), None, []
     try:
-        for number, game in enumerate(series(games, config.players, seed)):
+        for number, paired in enumerate(series(games, game.players, seed)):
             result = host.play(
                 {
                     "tournament_id": "versus",
                     "plan_index": number,
-                    "seed": game.seed,
-                    "rules": config.to_dict(),
-                    "seats": [bots[s] for s in game.seats],
+                    "seed": paired.seed,
+                    "game": game.info.name,
+                    "rules": game.config(),
+                    "seats": [bots[s] for s in paired.seats],
                     "control": control,
                     "strike_limit": 3,
                     "fresh_process": False,
                 }
             )
             places = [s["place"] for s in result["match"]["places"]]
-            tally = tally.add(score(places, game.seats))
+            tally = tally.add(score(places, paired.seats))
             played.append(
                 {
-                    "seed": game.seed,
-                    "seats": list(game.seats),
+                    "seed": paired.seed,
+                    "seats": list(paired.seats),
                     "places": places,
                     "statuses": [s["status"] for s in result["match"]["places"]],
                 }

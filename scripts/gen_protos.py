@@ -7,6 +7,7 @@ python scripts/gen_protos.py --check   # exit 1 if the committed code is stale (
 from __future__ import annotations
 
 import argparse
+import re
 import filecmp
 import shutil
 import sys
@@ -39,9 +40,7 @@ def generate(out: Path) -> None:
         raise SystemExit("protoc failed")
     for path in out.rglob("*.py*"):
         text = path.read_text()
-        path.write_text(
-            text.replace("from riskarena.v1 import", f"from {PACKAGE}.riskarena.v1 import")
-        )
+        path.write_text(re.sub(r"^from riskarena\.", f"from {PACKAGE}.riskarena.", text, flags=re.M))
     for folder in [out, *[p for p in out.rglob("*") if p.is_dir()]]:
         (folder / "__init__.py").touch()
 

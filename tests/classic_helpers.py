@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from arena.games.classic.game import ClassicGame
 from arena.games.classic import ClassicConfig, ClassicRules, ClassicState, Phase, choices
 from arena.games.classic.board import classic_board
 
@@ -24,6 +25,11 @@ def continent(name: str) -> list[int]:
 def rules_for(players: int = 3, **options: str) -> ClassicRules:
     """Rules for ``players`` seats with ``KEY=VALUE`` options (checked like the CLI does)."""
     return ClassicRules(ClassicConfig.parse({k: str(v) for k, v in options.items()}, players))
+
+
+def game_of(rules: ClassicRules) -> ClassicGame:
+    """The rules behind the game contract, as the referee takes them."""
+    return ClassicGame(rules.config)
 
 
 def make_state(

@@ -6,7 +6,7 @@ import pytest
 
 from arena.bots import bundled_bots, find_bot, load_bot
 from arena.referee.match import play_match
-from tests.classic_helpers import rules_for
+from tests.classic_helpers import game_of, rules_for
 
 VARIANTS = [
     (2, {}),
@@ -23,7 +23,7 @@ PYTHON_BOTS = [s.name for s in bundled_bots() if s.entry is not None]
 def test_bot_finishes_every_variant_without_strikes(name, players, options):
     rules = rules_for(players, max_rounds=40, **options)
     bots = [load_bot(find_bot(name))] + [load_bot(find_bot("random")) for _ in range(players - 1)]
-    result = play_match(rules, bots, seed=11)
+    result = play_match(game_of(rules), bots, seed=11)
     seat = result.seats[0]
     assert (seat.status, seat.strikes) == ("OK", 0)
     assert result.end in ("domination", "mission", "capitals", "round_limit")
@@ -37,7 +37,7 @@ def test_aggressive_beats_random_most_of_the_time():
             load_bot(find_bot("random")),
             load_bot(find_bot("random")),
         ]
-        result = play_match(rules_for(3, max_rounds=60), bots, seed=seed)
+        result = play_match(game_of(rules_for(3, max_rounds=60)), bots, seed=seed)
         wins += result.seats[0].place == 1
     assert wins >= 5
 

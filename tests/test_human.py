@@ -26,7 +26,7 @@ from arena.games.classic.board import classic_board
 from arena.referee.match import MatchResult, play_match
 from arena.sdk.bot import Request
 from arena.sdk.classic.human import HumanBot
-from tests.classic_helpers import rules_for
+from tests.classic_helpers import game_of, rules_for
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 BOARD = classic_board()
@@ -72,7 +72,7 @@ def always(text: str) -> Typist:
 
 def play(human: HumanBot, opponents: list[str], seed: int, max_rounds: int) -> MatchResult:
     rules = rules_for(1 + len(opponents), max_rounds=max_rounds)
-    return play_match(rules, [human, *(load_bot(find_bot(b)) for b in opponents)], seed)
+    return play_match(game_of(rules), [human, *(load_bot(find_bot(b)) for b in opponents)], seed)
 
 
 def test_a_whole_game_from_option_zero_at_every_prompt():
@@ -332,7 +332,7 @@ from arena.bots import find_bot
 from arena.referee.local import play
 from arena.referee.match import TimeControl
 from arena.sdk.bot import Bot
-from tests.classic_helpers import rules_for
+from tests.classic_helpers import game_of, rules_for
 
 class TwoPresses(Bot):
     def choose(self, request):
@@ -341,7 +341,7 @@ class TwoPresses(Bot):
         return 0
 
 try:
-    play(rules_for(2, max_rounds=3), [TwoPresses(), find_bot("random")], 4, TimeControl())
+    play(game_of(rules_for(2, max_rounds=3)), [TwoPresses(), find_bot("random")], 4, TimeControl())
 except KeyboardInterrupt:
     print("interrupted")
 """

@@ -13,11 +13,11 @@ import pytest
 from arena.bots import find_bot, load_bot
 from arena.errors import ReplayError
 from arena.games.classic import Attack, ClassicConfig, Fortify, Place
-from arena.games.classic.rules import ClassicRules
+from arena.games.classic.game import ClassicGame
 from arena.referee.match import MatchResult, play_match
 from arena.replay import FORMAT, VERSION, ReplayWriter, read, verify
 from arena.sdk import Bot, Request
-from tests.classic_helpers import rules_for
+from tests.classic_helpers import game_of, rules_for
 
 
 def random_bots(n: int) -> list[Bot]:
@@ -34,7 +34,7 @@ def play(
 ) -> tuple[MatchResult, Path]:
     rules = rules_for(players, **options)
     path = tmp_path / name
-    result = play_match(rules, bots or random_bots(players), seed, replay_path=path)
+    result = play_match(game_of(rules), bots or random_bots(players), seed, replay_path=path)
     return result, path
 
 
@@ -96,7 +96,15 @@ def test_replay_records_match_the_result(tmp_path: Path) -> None:
     ]
     assert header["always_max"] == [False] * 4
     decisions = [r for r in records if r["type"] == "decision"]
-    assert len(decisions) == result.decisions
+    joint = [r for r in records if r["type"] == "joint"]
+    # Capital RISK's secret headquarters: one joint record answering for all four seats.
+    assert [(r["kind"], [a["seat"] for a in r["answers"]]) for r in joint] == [
+        ("headquarters", [0, 1, 2, 3])
+    ]
+    assert joint[0]["events"][0]["type"] == "headquarters_revealed"
+    assert not [r for r in decisions if r["kind"] == "headquarters"]
+    assert len(decisions) + 4 == result.decisions
+    assert header["declarations"] == [{"always_max_defence": False}] * 4
     assert records[-1]["type"] == "result"
     assert sum(r["type"] == "result" for r in records) == 1
     final = records[-1]
@@ -423,8 +431,8 @@ def test_non_integer_answers_are_refused_and_the_replay_verifies(
 def test_rules_from_a_replay_header_rebuild_the_same_engine(tmp_path: Path) -> None:
     _, path = play(tmp_path, 5, mode="mission", max_rounds="10", seed=31)
     header, _ = read(path)
-    from arena.replay import rules_from_header
+    from arena.replay import game_from_header
 
-    rules = rules_from_header(header)
-    assert isinstance(rules, ClassicRules)
-    assert rules.config == ClassicConfig.parse({"mode": "mission", "max_rounds": "10"}, 5)
+    game = game_from_header(header)
+    assert isinstance(game, ClassicGame)
+    assert game.rules.config == ClassicConfig.parse({"mode": "mission", "max_rounds": "10"}, 5)

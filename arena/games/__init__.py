@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.games.api import GameType
+from arena.games.api import Game, GameType
 
 _ENTRIES: dict[str, str] = {"classic": "arena.games.classic.game"}
 """Game name → module whose ``GAME`` is its :class:`~arena.games.api.GameType`."""
@@ -81,3 +81,25 @@ def load(name: str) -> GameType:
             f"game module {_ENTRIES[name]} registered as {name!r} is {game.info.name!r}"
         )
     return game
+
+
+def parse_rules(items: list[str], name: str) -> dict[str, str]:
+    """Repeated ``KEY=VALUE`` command-line items as a dict (later items win); a malformed
+    item is a one-line error naming the keys of game ``name``."""
+    options: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            info = load(name).info
+            keys = ", ".join(sorted(o.key for o in info.options))
+            example = f", e.g. {info.options[0].key}={info.options[0].default}" if keys else ""
+            raise ConfigError(
+                f"rules option {item!r} is not KEY=VALUE{example}; valid keys: {keys or 'none'}"
+            )
+        options[key.strip().lower()] = value
+    return options
+
+
+def configure(name: str, items: list[str], players: int) -> Game[Any, Any, Any]:
+    """Game ``name`` configured from ``--rules KEY=VALUE`` items for ``players`` seats."""
+    return load(name).configure(parse_rules(items, name), players)

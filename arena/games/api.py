@@ -186,6 +186,16 @@ class Game(Protocol[StateT, ActionT, OptionsT]):
         """The event as ``seat`` may see it (secrets of others hidden)."""
         ...
 
+    def progress(self, state: StateT) -> dict[str, int]:
+        """How far the game has gone, as named counters (classic: ``turns`` and ``rounds``),
+        reported with results; a game without turns reports what it counts instead."""
+        ...
+
+    def standings(self, state: StateT) -> list[dict[str, int]]:
+        """Per-seat figures for a result table (classic: territories and armies held), the
+        same keys for every seat; empty dicts when the game has none to show."""
+        ...
+
     def outcome(self, state: StateT) -> Outcome | None:
         """The result once the game is over, else None."""
         ...

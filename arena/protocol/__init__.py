@@ -1,1 +1,30 @@
-"""The wire protocol: generated protobuf code (``_pb``) and the one codec that maps it."""
+"""The bot protocol: one envelope for every game (:mod:`arena.protocol.envelope`) and one
+mapping module per game, registered here by game name (:func:`codec_for`).
+
+Mappings load on first use, like the games themselves. The protocol imports nothing from
+the SDK: the SDK builds its objects from what the envelope decodes.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from arena.protocol.api import GameCodec
+
+_CODECS: dict[str, str] = {"classic": "arena.protocol.classic"}
+"""Game name → module whose ``CODEC`` maps that game's messages."""
+
+GENERIC = "arena.protocol.generic"
+"""The mapping of every game without a module of its own: JSON in the ``*_json`` fields."""
+
+
+def register_codec(game: str, module: str) -> None:
+    """Give ``game`` its own mapping module (one that defines ``CODEC``)."""
+    _CODECS[game] = module
+
+
+def codec_for(game: str) -> GameCodec:
+    """The wire mapping of ``game``: its own module's, else the JSON one of
+    :mod:`arena.protocol.generic`."""
+    codec: GameCodec = importlib.import_module(_CODECS.get(game, GENERIC)).CODEC
+    return codec

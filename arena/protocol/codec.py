@@ -27,8 +27,8 @@ from arena.games.classic.actions import (
     Trade,
 )
 from arena.games.classic.options import Options
+from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
-from arena.protocol._pb.riskarena.v1 import classic_pb2 as cpb
 from arena.sdk.bot import MatchInfo, Request
 
 PROTOCOL_VERSION = 1

@@ -13,9 +13,10 @@ import threading
 import uuid
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from arena.bots import BotSpec
-from arena.games.classic.rules import ClassicRules
+from arena.games.api import Game
 from arena.referee.host import BotHost, logs_dir
 from arena.referee.launcher import Limits
 from arena.referee.match import (
@@ -43,7 +44,7 @@ def _log_name(match_id: str, seat: int, spec: BotSpec) -> str:
 
 
 async def play_local_match(
-    rules: ClassicRules,
+    game: Game[Any, Any, Any],
     players: list[BotSpec | Bot],
     seed: int,
     control: TimeControl,
@@ -75,7 +76,7 @@ async def play_local_match(
                 seats[seat] = InProcessSeat(player, player.name, player.version)
         try:
             return await run_match(
-                rules,
+                game,
                 seats,
                 seed,
                 names,
@@ -93,7 +94,7 @@ async def play_local_match(
 
 
 def play(
-    rules: ClassicRules,
+    game: Game[Any, Any, Any],
     players: list[BotSpec | Bot],
     seed: int,
     control: TimeControl,
@@ -121,7 +122,7 @@ def play(
         if pressed:
             raise asyncio.CancelledError
         return await play_local_match(
-            rules, players, seed, control, replay_path, strike_limit, address, untimed=untimed
+            game, players, seed, control, replay_path, strike_limit, address, untimed=untimed
         )
 
     def on_sigint(signum: int, frame: FrameType | None) -> None:

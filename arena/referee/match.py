@@ -6,6 +6,12 @@ and only when both are spent is it a TIMEOUT strike (the engine's documented def
 is applied). An illegal answer is rejected with the engine's reason and is a strike; the bot
 may retry before its deadline. At the strike limit, or on a crash, a disconnect or a
 protocol fault, the seat forfeits and the match goes on without it.
+
+Game-neutral: everything about the game goes through :class:`~arena.games.api.Game`. The
+seats a decision names are asked in parallel; a simultaneous decision's answers are each
+checked against the same state and handed to the game together (:meth:`Game.apply_joint`),
+recorded as one ``joint`` replay record; a seat that times out or forfeits meanwhile is
+given the game's default action in it, so the game always gets an answer from every seat.
 """
 
 from __future__ import annotations
@@ -14,17 +20,14 @@ import asyncio
 import statistics
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from arena.errors import ArenaError
-from arena.games.classic.actions import Action, action_to_dict
-from arena.games.classic.events import redact
-from arena.games.classic.options import action_from_index
-from arena.games.classic.rules import ClassicRules
-from arena.games.classic.state import ClassicState, Phase
-from arena.protocol import codec
+from arena.errors import ArenaError, IllegalActionError
+from arena.games.api import Decision, Game
+from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.seats import InProcessSeat, Reply
 from arena.replay import ReplayWriter
@@ -59,7 +62,12 @@ class Seat(Protocol):
 
     name: str
     version: str
-    always_max: bool
+    hello: pb.Hello
+    """The bot's handshake (the games it plays, if it lists them)."""
+
+    def declarations(self, game: str) -> dict[str, Any]:
+        """What the bot declares for ``game`` before a match (from its Hello)."""
+        ...
 
     async def start(self, message: pb.MatchStart) -> str | None: ...
     async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply: ...
@@ -127,15 +135,26 @@ class MatchResult:
     rules: dict[str, Any]
     seats: list[SeatResult]
     winner: int | None
-    turns: int
-    rounds: int
+    progress: dict[str, int]
+    """The game's counters of how far it went (:meth:`Game.progress`; classic: turns, rounds)."""
     end: str
     decisions: int
     replay: str | None
-    final: ClassicState
+    final: Any
+    """The final state (the game's own object)."""
+    standings: list[dict[str, int]] = field(default_factory=list)
+    """Per-seat figures at the end (:meth:`Game.standings`)."""
     out_order: tuple[int, ...] = ()
     """Seats in the order they left the game (eliminated or forfeited, earliest first): every
     forfeited seat is in it, also one that forfeited after the game was already over."""
+
+    @property
+    def turns(self) -> int:
+        return self.progress.get("turns", 0)
+
+    @property
+    def rounds(self) -> int:
+        return self.progress.get("rounds", 0)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``arena match --json`` object."""
@@ -148,6 +167,7 @@ class MatchResult:
             "winner": self.winner,
             "turns": self.turns,
             "rounds": self.rounds,
+            "progress": self.progress,
             "end": self.end,
             "decisions": self.decisions,
             "timing": [s.timing() for s in self.seats],
@@ -172,7 +192,7 @@ class _Clock:
 class _Verdict:
     """What one seat's decision came to: an action to apply, or a forfeit."""
 
-    action: Action | None = None
+    action: Any = None
     forfeit: SeatStatus | None = None
     detail: str = ""
 
@@ -182,7 +202,7 @@ class MatchRunner:
 
     def __init__(
         self,
-        rules: ClassicRules,
+        game: Game[Any, Any, Any],
         seats: list[Seat | None],
         seed: int,
         names: list[tuple[str, str]],
@@ -193,13 +213,13 @@ class MatchRunner:
         absent: dict[int, tuple[SeatStatus, str]],
         untimed: frozenset[int] = frozenset(),
     ) -> None:
-        self.rules = rules
+        self.game = game
         self.seats = seats
         self.seed = seed
         self.control = control
         self.strike_limit = strike_limit
         self.match_id = match_id
-        self.absent = absent
+        self.absent = dict(absent)
         self.results = [SeatResult(i, n, v) for i, (n, v) in enumerate(names)]
         self.clocks = [_Clock(NO_CLOCK if i in untimed else control) for i in range(len(seats))]
         self.pending_events: list[list[dict[str, Any]]] = [[] for _ in seats]
@@ -207,36 +227,55 @@ class MatchRunner:
         self.decisions = 0
         self.last_request: dict[int, int] = {}
         self.last_think: dict[int, float] = {}
-        self.late_forfeits: list[int] = []
-        """Seats that forfeited once the game was already over (e.g. both seats of a
-        2-player match absent: the first forfeit ends it), in forfeit order."""
+        self.out: list[int] = []
+        """Seats that forfeited, in forfeit order (also after the game was already over,
+        e.g. both seats of a 2-player match absent: the first forfeit ends it)."""
         self.replay_path = replay_path
         self.writer: ReplayWriter | None = None
-        self.state = rules.new_game(seed, [bool(s and s.always_max) for s in seats])
+        name = game.info.name
+        for seat, handle in enumerate(seats):
+            # A Hello that lists games is held to them; one that lists none (every bot of
+            # before games were declared) plays what its bot.toml was checked for.
+            if handle is not None and handle.hello.games and name not in handle.hello.games:
+                listed = ", ".join(handle.hello.games)
+                self.absent.setdefault(
+                    seat,
+                    (SeatStatus.INIT_FAIL, f"its Hello lists the games {listed}, not {name}"),
+                )
+        self.declarations = [
+            handle.declarations(name) if handle is not None and seat not in self.absent else {}
+            for seat, handle in enumerate(seats)
+        ]
+        self.state: Any = None
+        self.pending: Decision | None = None
+        """The decision due in ``state`` (None once the game is over)."""
+        self._set_state(game.new_game(seed, self.declarations))
 
     def record(self, entry: dict[str, Any]) -> None:
         if self.writer is not None:
             self.writer.write(entry)
 
     def _share(self, events: list[dict[str, Any]]) -> None:
+        redact = self.game.redact
         for seat, queue in enumerate(self.pending_events):
             queue.extend(redact(e, seat) for e in events)
+
+    def _set_state(self, state: Any) -> None:
+        self.state = state
+        self.pending = self.game.decision(state)
 
     def forfeit(self, seat: int, status: SeatStatus, detail: str) -> None:
         result = self.results[seat]
         if result.status == SeatStatus.OK.value:
             result.status = status.value
             result.detail = detail
-        if not self.state.alive(seat):
+        if seat in self.out or seat in self.game.out_order(self.state):
             return
-        if self.state.phase == Phase.OVER:
-            # The engine takes no forfeit after the end, but the seat did leave: it goes
-            # last in the out order, so its status never sits outside that order.
-            if seat not in self.late_forfeits:
-                self.late_forfeits.append(seat)
-            return
-        step = self.rules.forfeit(self.state, seat)
-        self.state = step.state
+        self.out.append(seat)
+        if self.pending is None:
+            return  # the game takes no forfeit after its end; the seat still goes last
+        step = self.game.forfeit(self.state, seat)
+        self._set_state(step.state)
         self._share(step.events)
         self.record(
             {
@@ -248,49 +287,46 @@ class MatchRunner:
             }
         )
 
+    def _header(self) -> dict[str, Any]:
+        header: dict[str, Any] = {
+            "game": self.game.info.name,
+            "match_id": self.match_id,
+            "seed": self.seed,
+            "rules": self.game.config(),
+            "seats": [{"seat": r.seat, "bot": r.bot, "version": r.version} for r in self.results],
+            "declarations": self.declarations,
+        }
+        if LEGACY_ALWAYS_MAX in self.game.info.declarations:
+            # The header key classic replays had before declarations were per game.
+            header["always_max"] = [bool(d.get(LEGACY_ALWAYS_MAX)) for d in self.declarations]
+        header["time_control"] = {
+            "move_time": self.control.move_time,
+            "time_bank": self.control.time_bank,
+        }
+        header["strike_limit"] = self.strike_limit
+        return header
+
     async def run(self) -> MatchResult:
-        rules = self.rules
+        game = self.game
         if self.replay_path is not None:
-            self.writer = ReplayWriter(
-                self.replay_path,
-                {
-                    "game": "classic",
-                    "match_id": self.match_id,
-                    "seed": self.seed,
-                    "rules": rules.config.to_dict(),
-                    "seats": [
-                        {"seat": r.seat, "bot": r.bot, "version": r.version} for r in self.results
-                    ],
-                    "always_max": list(self.state.always_max),
-                    "time_control": {
-                        "move_time": self.control.move_time,
-                        "time_bank": self.control.time_bank,
-                    },
-                    "strike_limit": self.strike_limit,
-                },
-            )
+            self.writer = ReplayWriter(self.replay_path, self._header())
         try:
             await self._start_seats()
-            while (decision := rules.decision(self.state)) is not None:
-                asking = [s for s in decision.seats if self.seats[s] is not None]
-                verdicts = await asyncio.gather(*(self._decide(s) for s in asking))
-                for seat, verdict in zip(asking, verdicts, strict=True):
-                    if verdict.forfeit is not None:
-                        self.forfeit(seat, verdict.forfeit, verdict.detail)
-                    elif verdict.action is not None and self.state.phase != Phase.OVER:
-                        self._apply(seat, decision.kind, verdict.action)
-            outcome = rules.outcome(self.state)
+            while self.pending is not None:
+                await self._play(self.pending)
+            outcome = game.outcome(self.state)
             assert outcome is not None
             for r in self.results:
                 r.place = outcome.places[r.seat]
+            progress = game.progress(self.state)
             self.record(
                 {
                     "type": "result",
                     "places_by_seat": list(outcome.places),
                     "winner": outcome.winner,
                     "end": outcome.termination,
-                    "turns": self.state.turns,
-                    "rounds": self.state.round,
+                    **{k: progress[k] for k in ("turns", "rounds") if k in progress},
+                    "progress": progress,
                     "statuses": [r.status for r in self.results],
                     "strikes": [r.strikes for r in self.results],
                 }
@@ -299,39 +335,60 @@ class MatchRunner:
         finally:
             if self.writer is not None:
                 self.writer.close()
+        gone = game.out_order(self.state)
         return MatchResult(
-            game="classic",
+            game=game.info.name,
             match_id=self.match_id,
             seed=self.seed,
-            rules=rules.config.to_dict(),
+            rules=game.config(),
             seats=self.results,
             winner=outcome.winner,
-            turns=self.state.turns,
-            rounds=self.state.round,
+            progress=progress,
             end=outcome.termination,
             decisions=self.decisions,
             replay=str(self.replay_path) if self.replay_path else None,
             final=self.state,
-            out_order=(*self.state.eliminated, *self.late_forfeits),
+            standings=game.standings(self.state),
+            out_order=(*gone, *(s for s in self.out if s not in gone)),
         )
 
+    async def _play(self, decision: Decision) -> None:
+        """Ask every seat the decision names at once, then apply what they answered."""
+        asking = [s for s in decision.seats if self.seats[s] is not None and s not in self.out]
+        verdicts = dict(
+            zip(
+                asking,
+                await asyncio.gather(*(self._decide(s, decision.kind) for s in asking)),
+                strict=True,
+            )
+        )
+        if decision.simultaneous:
+            self._apply_joint(decision, verdicts)
+            return
+        for seat in decision.seats:
+            verdict = verdicts.get(seat) or _Verdict(
+                action=self.game.default_action(self.state, seat)
+            )
+            if verdict.forfeit is not None:
+                self.forfeit(seat, verdict.forfeit, verdict.detail)
+            elif self.pending is not None:
+                self._apply(seat, decision.kind, verdict.action)
+
     async def _start_seats(self) -> None:
-        board = self.rules.board.to_dict()
         names = [r.bot for r in self.results]
         move_ms = int((self.control.move_time or 0) * 1000)
         bank_ms = int(self.control.time_bank * 1000) if self.control.move_time else 0
         for seat, (status, detail) in sorted(self.absent.items()):
             self.forfeit(seat, status, detail)
         for seat, handle in enumerate(self.seats):
-            if handle is None:
+            if handle is None or seat in self.absent:
                 continue
-            message = codec.match_start_to_pb(
+            message = envelope.match_start_to_pb(
+                self.game,
                 match_id=self.match_id,
-                rules=self.rules.config.to_dict(),
                 seat=seat,
                 names=names,
                 bot_seed=bot_seed(self.seed, seat),
-                board=board,
                 move_time_ms=move_ms,
                 time_bank_ms=bank_ms,
             )
@@ -341,44 +398,81 @@ class MatchRunner:
 
     async def _end_seats(self, end: str, winner: int | None) -> None:
         lines = [r.to_dict() for r in self.results]
-        message = codec.match_end_to_pb(self.match_id, lines, end, winner)
+        message = envelope.match_end_to_pb(self.match_id, lines, end, winner)
         for seat, handle in enumerate(self.seats):
-            if handle is not None and self.results[seat].status not in ("CRASH", "DISCONNECT"):
+            if handle is None or seat in self.absent:
+                continue
+            if self.results[seat].status not in ("CRASH", "DISCONNECT"):
                 await handle.end(message)
 
-    def _apply(self, seat: int, kind: str, action: Action) -> None:
-        step = self.rules.apply(self.state, seat, action)
-        self.state = step.state
+    def _answer_record(self, seat: int, action: Any) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "action": self.game.action_to_dict(action),
+            "request_id": self.last_request.get(seat),
+            "think_ms": self.last_think.get(seat),
+        }
+
+    def _apply(self, seat: int, kind: str, action: Any) -> None:
+        step = self.game.apply(self.state, seat, action)
+        self._set_state(step.state)
         self.decisions += 1
         self._share(step.events)
         self.record(
             {
                 "type": "decision",
-                "seat": seat,
+                **self._answer_record(seat, action),
                 "kind": kind,
-                "action": action_to_dict(action),
-                "request_id": self.last_request[seat],
-                "think_ms": self.last_think[seat],
                 "events": step.events,
             }
         )
 
-    async def _decide(self, seat: int) -> _Verdict:
+    def _apply_joint(self, decision: Decision, verdicts: dict[int, _Verdict]) -> None:
+        """Hand the game every seat's answer at once (a default for a seat that has none),
+        then take out the seats that forfeited while answering."""
+        answers: dict[int, Any] = {}
+        for seat in decision.seats:
+            verdict = verdicts.get(seat)
+            if verdict is not None and verdict.action is not None:
+                answers[seat] = verdict.action
+            else:
+                answers[seat] = self.game.default_action(self.state, seat)
+        step = self.game.apply_joint(self.state, answers)
+        self._set_state(step.state)
+        self.decisions += len(answers)
+        self._share(step.events)
+        self.record(
+            {
+                "type": "joint",
+                "kind": decision.kind,
+                "answers": [self._answer_record(seat, answers[seat]) for seat in decision.seats],
+                "events": step.events,
+            }
+        )
+        for seat, verdict in sorted(verdicts.items()):
+            if verdict.forfeit is not None:
+                self.forfeit(seat, verdict.forfeit, verdict.detail)
+
+    async def _decide(self, seat: int, kind: str) -> _Verdict:
         handle = self.seats[seat]
         assert handle is not None
+        self.last_request.pop(seat, None)
+        self.last_think.pop(seat, None)
         unsolicited = await handle.drain()
         if unsolicited is not None:
             return _Verdict(forfeit=SeatStatus.PROTOCOL, detail=unsolicited)
-        rules, state, clock, result = self.rules, self.state, self.clocks[seat], self.results[seat]
-        options = rules.legal_options(state, seat)
+        game, state, clock, result = self.game, self.state, self.clocks[seat], self.results[seat]
+        options = game.legal_options(state, seat)
         allowance = clock.allowance()
         request_id = self.next_request
         self.next_request += 1
         events, self.pending_events[seat] = self.pending_events[seat], []
-        request = codec.request_to_pb(
+        request = envelope.request_to_pb(
+            game,
             request_id=request_id,
             match_id=self.match_id,
-            view=rules.view(state, seat),
+            kind=kind,
+            view=game.view(state, seat),
             options=options,
             deadline_ms=0 if allowance is None else int(allowance * 1000),
             time_bank_ms=int(clock.bank * 1000) if clock.move is not None else 0,
@@ -411,8 +505,8 @@ class MatchRunner:
                         detail=f"{result.strikes} strikes, the last a timeout",
                     )
                 self.last_think[seat] = round(reply.elapsed * 1000, 3)
-                return _Verdict(action=rules.default_action(state, seat))
-            action, reason = _checked(rules, state, seat, reply, options)
+                return _Verdict(action=game.default_action(state, seat))
+            action, answer, reason = check_answer(game, state, seat, kind, reply, options)
             if reason is None:
                 clock.charge(reply.elapsed)
                 result.think_ms.append(reply.elapsed * 1000)
@@ -427,7 +521,7 @@ class MatchRunner:
                     "type": "rejected",
                     "seat": seat,
                     "request_id": request_id,
-                    "answer": _describe(reply.answer),
+                    "answer": _describe(game, answer),
                     "reason": reason,
                 }
             )
@@ -444,33 +538,48 @@ class MatchRunner:
             reply = await handle.retry(rejection, allowance)
 
 
-def _checked(
-    rules: ClassicRules, state: ClassicState, seat: int, reply: Reply, options: Any
-) -> tuple[Action | None, str | None]:
-    """The reply's action if legal, else the reason it is rejected."""
+LEGACY_ALWAYS_MAX = "always_max_defence"
+
+
+def check_answer(
+    game: Game[Any, Any, Any], state: Any, seat: int, kind: str, reply: Reply, options: Any
+) -> tuple[Any, Any, str | None]:
+    """The reply's action if legal (and the answer as decoded), else the reason it is
+    rejected."""
     if reply.illegal is not None:
-        return None, reply.illegal
-    answer = reply.answer
+        return None, None, reply.illegal
+    assert reply.answer is not None
+    answer: Any = None
     try:
-        action = action_from_index(options, answer) if isinstance(answer, int) else answer
-        assert action is not None
-        rules.check(state, seat, action)
+        answer = envelope.answer_from_pb(game, reply.answer)
+        if isinstance(answer, int):
+            listed: Sequence[Any] = game.choices(options)
+            if not 0 <= answer < len(listed):
+                raise IllegalActionError(
+                    f"option index {answer} out of range: this {kind} decision has "
+                    f"{len(listed)} options (0..{len(listed) - 1})",
+                    answer,
+                )
+            action = listed[answer]
+        else:
+            action = answer
+        game.check(state, seat, action)
     except ArenaError as exc:
-        return None, str(exc)
-    return action, None
+        return None, answer, str(exc)
+    return action, answer, None
 
 
-def _describe(answer: object) -> object:
+def _describe(game: Game[Any, Any, Any], answer: object) -> object:
     if isinstance(answer, int) or answer is None:
         return answer
     try:
-        return action_to_dict(answer)  # type: ignore[arg-type]
-    except (KeyError, TypeError):
+        return game.action_to_dict(answer)
+    except (ArenaError, KeyError, TypeError, AttributeError):
         return repr(answer)
 
 
 async def run_match(
-    rules: ClassicRules,
+    game: Game[Any, Any, Any],
     seats: list[Seat | None],
     seed: int,
     names: list[tuple[str, str]] | None = None,
@@ -482,13 +591,13 @@ async def run_match(
     untimed: frozenset[int] = frozenset(),
 ) -> MatchResult:
     """Play a whole match. A ``None`` seat never connected: give its status in ``absent``."""
-    if len(seats) != rules.n:
-        raise ArenaError(f"{rules.n} players need {rules.n} seats, got {len(seats)}")
+    if len(seats) != game.players:
+        raise ArenaError(f"{game.players} players need {game.players} seats, got {len(seats)}")
     if strike_limit < 1:
         raise ArenaError(f"the strike limit must be at least 1, got {strike_limit}")
     names = names or [(s.name, s.version) if s else ("?", "?") for s in seats]
     runner = MatchRunner(
-        rules,
+        game,
         seats,
         seed,
         names,
@@ -503,7 +612,7 @@ async def run_match(
 
 
 def play_match(
-    rules: ClassicRules,
+    game: Game[Any, Any, Any],
     bots: list[Bot],
     seed: int,
     names: list[tuple[str, str]] | None = None,
@@ -516,4 +625,4 @@ def play_match(
     seats: list[Seat | None] = [
         InProcessSeat(bot, n, v) for bot, (n, v) in zip(bots, names, strict=True)
     ]
-    return asyncio.run(run_match(rules, seats, seed, names, control, replay_path, strike_limit))
+    return asyncio.run(run_match(game, seats, seed, names, control, replay_path, strike_limit))

@@ -9,14 +9,15 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
-from arena.errors import ArenaError, MalformedActionError
-from arena.games.classic.actions import Action
-from arena.protocol import codec
+from arena.errors import ArenaError
+from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.launcher import BotProcess
 from arena.referee.server import Closed, Session
-from arena.sdk.bot import Bot
+from arena.sdk import wire
+from arena.sdk.bot import Bot, MatchInfo
 
 MAX_MESSAGES_PER_REQUEST = 200
 """Messages a bot may send while one request is open before it counts as a flood."""
@@ -32,12 +33,12 @@ once, when a bot that closed its stream but kept running forfeits."""
 class Reply:
     """What came back for a request within its time.
 
-    ``answer`` is the decoded answer, or None when nothing usable arrived in time; ``illegal``
-    is the reason a received answer could not even be decoded; ``fault`` ends the seat
-    (``crash``, ``disconnect`` or ``protocol``) with ``detail``.
+    ``answer`` is the Action received (the match decodes it with its game), or None when
+    nothing arrived in time; ``illegal`` is the reason an answer could not even be put on the
+    wire; ``fault`` ends the seat (``crash``, ``disconnect`` or ``protocol``) with ``detail``.
     """
 
-    answer: Action | int | None = None
+    answer: pb.Action | None = None
     elapsed: float = 0.0
     illegal: str | None = None
     fault: str | None = None
@@ -52,18 +53,23 @@ class InProcessSeat:
         self.bot = bot
         self.name = name
         self.version = version
-        self.always_max = bool(bot.always_max_defence)
+        self.hello = wire.hello(bot)
+        """The Hello the bot would send over gRPC: its games and declarations come from it."""
         self._request: pb.DecisionRequest | None = None
         self._spent = 0.0
-        self._game = ""
-        """The game of the current match (from its MatchStart), as a remote SDK sets it."""
+        self._match: MatchInfo | None = None
+        """The current match (from its MatchStart), as a remote SDK keeps it."""
+
+    def declarations(self, game: str) -> dict[str, Any]:
+        """What the bot declares for ``game`` (read back from its Hello, as for a remote bot)."""
+        return envelope.declarations_from_hello(game, self.hello)
 
     async def start(self, message: pb.MatchStart) -> str | None:
         """Deliver MatchStart; returns a fault detail if the bot raised."""
-        wire = pb.MatchStart.FromString(message.SerializeToString())
+        received = pb.MatchStart.FromString(message.SerializeToString())
         try:
-            self._game = wire.game
-            self.bot.start(codec.match_info_from_pb(wire))
+            self._match = wire.match_info(received)
+            self.bot.start(self._match)
         except Exception as exc:
             return f"start raised {exc!r}"
         return None
@@ -83,8 +89,8 @@ class InProcessSeat:
         return self._call(self._request)
 
     def _call(self, request: pb.DecisionRequest) -> Reply:
-        wire = pb.DecisionRequest.FromString(request.SerializeToString())
-        sdk_request = codec.request_from_pb(wire, self._game)
+        received = pb.DecisionRequest.FromString(request.SerializeToString())
+        sdk_request = wire.request(received, self._match)
         started = time.perf_counter()
         try:
             answer = self.bot.choose(sdk_request)
@@ -98,13 +104,13 @@ class InProcessSeat:
         elapsed = self._spent = self._spent + time.perf_counter() - started
         debug = self.bot.take_debug()
         try:
-            message = codec.answer_to_pb(request.request_id, answer)
-            decoded = codec.answer_from_pb(pb.Action.FromString(message.SerializeToString()))
+            message = envelope.answer_to_pb(sdk_request.game, request.request_id, answer)
         except (ArenaError, TypeError, ValueError, AttributeError) as exc:
             return Reply(
                 elapsed=elapsed, illegal=f"malformed answer {answer!r}: {exc}", debug=debug
             )
-        return Reply(answer=decoded, elapsed=elapsed, debug=debug)
+        sent = pb.Action.FromString(message.SerializeToString())
+        return Reply(answer=sent, elapsed=elapsed, debug=debug)
 
     def accepted(self, result: pb.ActionResult) -> None:
         if not result.accepted:  # the rejection that forfeits the seat: no retry follows
@@ -118,7 +124,7 @@ class InProcessSeat:
 
     async def end(self, message: pb.MatchEnd) -> None:
         try:
-            self.bot.finish(codec.match_end_to_dict(message))
+            self.bot.finish(envelope.match_end_to_dict(message))
         except Exception:  # the result is final; a failing clean-up changes nothing
             return
 
@@ -134,7 +140,7 @@ class RemoteSeat:
         self.process = process
         self.name = name or session.hello.bot_name
         self.version = session.hello.bot_version
-        self.always_max = session.hello.always_max_defence
+        self.hello = session.hello
         # Request ids on the wire never repeat on one stream: a match numbers its requests
         # from 1, and this seat sends them shifted past every id an earlier match sent on
         # this stream (``_offset``). A late answer from an earlier match then has an id at
@@ -149,6 +155,10 @@ class RemoteSeat:
         self.timed_out = False
         """Whether a request went unanswered past its time in this match: the process may
         still be busy with it (or be frozen), so it should not be handed another match as is."""
+
+    def declarations(self, game: str) -> dict[str, Any]:
+        """What the bot declared for ``game`` in its Hello."""
+        return envelope.declarations_from_hello(game, self.hello)
 
     async def start(self, message: pb.MatchStart) -> str | None:
         # Late messages from a previous match on this stream belong to that match.
@@ -242,12 +252,7 @@ class RemoteSeat:
                     debug=debug,
                     detail=f"answer to request {rid}, which was never sent to this seat",
                 )
-            try:
-                return Reply(
-                    answer=codec.answer_from_pb(message.action), elapsed=elapsed, debug=debug
-                )
-            except MalformedActionError as exc:
-                return Reply(elapsed=elapsed, illegal=str(exc), debug=debug)
+            return Reply(answer=message.action, elapsed=elapsed, debug=debug)
 
     async def _closed_fault(self, closed: Closed) -> str:
         if closed.why == "protocol":

@@ -375,6 +375,7 @@ def _job(tournament_id: str, settings: dict[str, Any], planned: dict[str, Any]) 
         "tournament_id": tournament_id,
         "plan_index": planned["plan_index"],
         "seed": planned["seed"],
+        "game": stored_game(settings),
         "rules": settings["config"],
         "seats": [entries[v] for v in planned["seats"]],
         "control": {

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots import BotSpec
-from arena.games.classic.config import ClassicConfig
-from arena.games.classic.rules import ClassicRules
+from arena.games import load as load_game
 from arena.referee.host import BotHost
 from arena.referee.match import Seat, TimeControl, run_match
 from arena.referee.seats import RemoteSeat
@@ -89,7 +88,7 @@ class WorkerHost:
 
     async def _play(self, job: dict[str, Any]) -> dict[str, Any]:
         control = TimeControl(**job["control"])
-        rules = ClassicRules(ClassicConfig.from_dict(job["rules"]))
+        game = load_game(job.get("game", "classic")).from_config(job["rules"])
         entries = job["seats"]
         tag = f"{job['tournament_id']}-{job['plan_index']}"
         found = await asyncio.gather(
@@ -108,7 +107,7 @@ class WorkerHost:
             replay_path = Path(tmp) / "replay.jsonl"
             try:
                 result = await run_match(
-                    rules,
+                    game,
                     seats,
                     job["seed"],
                     names,

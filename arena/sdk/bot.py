@@ -81,8 +81,9 @@ class Bot(ClassicBot):
 
     name: str = "bot"
     version: str = "0"
-    always_max_defence: bool = False
-    """Declare at match start to always defend with the maximum dice (never asked to defend)."""
+    games: tuple[str, ...] = ()
+    """The games this bot says in its Hello it plays; the referee then refuses it a match of
+    another game. Empty (the default): not said, the bot.toml's ``games`` decide."""
 
     match: MatchInfo | None = None
     _debug: list[str] | None = None
@@ -129,5 +130,5 @@ class Bot(ClassicBot):
         return answer
 
 
-_RESERVED = frozenset(name for name in vars(Bot) if name not in KINDS)
+_RESERVED = frozenset(name for cls in (Bot, ClassicBot) for name in vars(cls) if name not in KINDS)
 """Bot's own attributes (``start``, ``run``, ...): never taken for a decision method."""

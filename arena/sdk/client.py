@@ -12,10 +12,11 @@ from collections.abc import Iterator
 
 import grpc
 
-from arena.protocol import codec
+from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
-from arena.sdk.bot import Bot, Request
+from arena.sdk import wire
+from arena.sdk.bot import Bot, MatchInfo, Request
 
 ADDRESS_ENV = "ARENA_ADDRESS"
 TOKEN_ENV = "ARENA_TOKEN"
@@ -34,17 +35,7 @@ def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
         print(f"{bot.name}: set {ADDRESS_ENV} (and {TOKEN_ENV}) to the referee's", file=sys.stderr)
         return EXIT_REFUSED
     outgoing: queue.Queue[pb.BotMessage | None] = queue.Queue()
-    outgoing.put(
-        pb.BotMessage(
-            hello=pb.Hello(
-                token=token,
-                bot_name=bot.name,
-                bot_version=bot.version,
-                protocol_version=codec.PROTOCOL_VERSION,
-                always_max_defence=bot.always_max_defence,
-            )
-        )
-    )
+    outgoing.put(pb.BotMessage(hello=wire.hello(bot, token)))
 
     def messages() -> Iterator[pb.BotMessage]:
         while (message := outgoing.get()) is not None:
@@ -54,14 +45,14 @@ def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
     try:
         stream = arena_pb2_grpc.RefereeStub(channel).Play(messages())
         current: Request | None = None
-        game = ""  # of the current match: a DecisionRequest does not repeat it
+        match: MatchInfo | None = None  # a DecisionRequest does not repeat its game and seat
         for message in stream:
             kind = message.WhichOneof("message")
             if kind == "match_start":
-                game = message.match_start.game
-                bot.start(codec.match_info_from_pb(message.match_start))
+                match = wire.match_info(message.match_start)
+                bot.start(match)
             elif kind == "decision":
-                current = codec.request_from_pb(message.decision, game)
+                current = wire.request(message.decision, match)
                 _answer(bot, current, outgoing)
             elif kind == "action_result":
                 result = message.action_result
@@ -70,7 +61,7 @@ def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
                     _answer(bot, current, outgoing)
             elif kind == "match_end":
                 current = None
-                bot.finish(codec.match_end_to_dict(message.match_end))
+                bot.finish(envelope.match_end_to_dict(message.match_end))
         return 0
     except grpc.RpcError as exc:
         code = exc.code() if hasattr(exc, "code") else None
@@ -93,4 +84,5 @@ def _answer(bot: Bot, request: Request, outgoing: queue.Queue[pb.BotMessage | No
     answer = bot.choose(request)
     for text in bot.take_debug():
         outgoing.put(pb.BotMessage(debug=pb.DebugText(text=text)))
-    outgoing.put(pb.BotMessage(action=codec.answer_to_pb(request.request_id, answer)))
+    message = envelope.answer_to_pb(request.game, request.request_id, answer)
+    outgoing.put(pb.BotMessage(action=message))

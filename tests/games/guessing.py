@@ -132,6 +132,12 @@ class GuessingGame:
     def redact(self, event: Event, seat: int) -> Event:
         return event  # the die is secret only until the guesses are in: revealed together
 
+    def progress(self, state: State) -> dict[str, int]:
+        return {"rounds": len(state.history)}
+
+    def standings(self, state: State) -> list[dict[str, int]]:
+        return [{"score": score} for score in state.scores]
+
     def outcome(self, state: State) -> Outcome | None:
         if not self._over(state):
             return None

@@ -18,6 +18,7 @@ import pytest
 from arena.bots import BotSpec, read_spec
 from arena.games.classic import ClassicConfig, ClassicRules
 from arena.games.classic.actions import action_from_dict
+from arena.games.classic.game import ClassicGame
 from arena.games.classic.state import ClassicState
 from arena.referee import host, local
 from arena.referee.match import MatchResult, TimeControl
@@ -92,6 +93,9 @@ class Played:
                 state = self.rules.apply(
                     state, record["seat"], action_from_dict(record["action"])
                 ).state
+            elif record["type"] == "joint":
+                answers = {a["seat"]: action_from_dict(a["action"]) for a in record["answers"]}
+                state = ClassicGame(self.rules.config).apply_joint(state, answers).state
             elif record["type"] == "forfeit":
                 state = self.rules.forfeit(state, record["seat"]).state
         return state
@@ -147,7 +151,7 @@ class Arena:
         folders = {spec.path: _files(spec.path) for spec in players if isinstance(spec, BotSpec)}
         started = time.perf_counter()
         result = local.play(
-            rules, players, seed, control, replay, strike_limit=strike_limit, untimed=untimed
+            ClassicGame(rules.config), players, seed, control, replay, strike_limit=strike_limit, untimed=untimed
         )
         seconds = time.perf_counter() - started
         for folder, files in folders.items():

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from arena.games.classic.game import ClassicGame
 from arena.ratings import OrderedRater, RatingBook, ranks_from_result
 from arena.referee.match import play_match, run_match
 from arena.scheduler.tournament import plan_entry
@@ -110,7 +111,7 @@ def test_seats_absent_together_all_leave_in_the_out_order_and_are_rated():
     # from out_order [0]").
     rules = rules_for(2)
     absent = {0: (SeatStatus.INIT_FAIL, "late"), 1: (SeatStatus.INIT_FAIL, "late")}
-    result = asyncio.run(run_match(rules, [None, None], 3, absent=absent))
+    result = asyncio.run(run_match(ClassicGame(rules.config), [None, None], 3, absent=absent))
     statuses = [s.status for s in result.seats]
     places = [s.place for s in result.seats]
     assert statuses == ["INIT_FAIL", "INIT_FAIL"]
@@ -134,7 +135,7 @@ def test_forfeits_in_one_simultaneous_decision_all_leave_in_order():
     # second forfeit ends the game, the third comes after the end.
     rules = rules_for(3, mode="capital")
     bots = [_CrashesAtHeadquarters() for _ in range(3)]
-    result = play_match(rules, bots, 5)
+    result = play_match(ClassicGame(rules.config), bots, 5)
     statuses = [s.status for s in result.seats]
     places = [s.place for s in result.seats]
     assert statuses == ["CRASH"] * 3

@@ -108,7 +108,7 @@ def test_replays_of_stored_matches_show_export_and_verify(
     match_id = json.loads(ok("matches", "--tournament", tid, "--json"))[0]["id"]
     assert ok("replay", "verify", match_id).startswith("ok:")
     shown = ok("replay", "show", match_id)
-    assert "round 1" in shown and "GAME OVER" in shown
+    assert "Round 1" in shown and "Game over" in shown
     target = tmp_path / "out" / "match.jsonl"
     ok("replay", "export", match_id, str(target))
     header = json.loads(target.read_text().splitlines()[0])

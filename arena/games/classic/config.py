@@ -149,13 +149,6 @@ def _convert(key: str, raw: str) -> object:
 
 def parse_rules_args(items: list[str]) -> dict[str, str]:
     """Turn repeated ``KEY=VALUE`` command-line items into a dict (later items win)."""
-    options: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            keys = ", ".join(sorted(DESCRIPTIONS))
-            raise ConfigError(
-                f"rules option {item!r} is not KEY=VALUE, e.g. mode=mission; valid keys: {keys}"
-            )
-        options[key.strip().lower()] = value
-    return options
+    from arena.games import parse_rules
+
+    return parse_rules(items, "classic")

@@ -163,6 +163,17 @@ class ClassicGame:
     def redact(self, event: Event, seat: int) -> Event:
         return redact(event, seat)
 
+    def progress(self, state: ClassicState) -> dict[str, int]:
+        return {"turns": state.turns, "rounds": state.round}
+
+    def standings(self, state: ClassicState) -> list[dict[str, int]]:
+        held: list[dict[str, int]] = [{"territories": 0, "armies": 0} for _ in range(state.n)]
+        for owner, armies in zip(state.owner, state.armies, strict=True):
+            if 0 <= owner < state.n:
+                held[owner]["territories"] += 1
+                held[owner]["armies"] += armies
+        return held
+
     def outcome(self, state: ClassicState) -> Outcome | None:
         found = self.rules.outcome(state)
         if found is None:

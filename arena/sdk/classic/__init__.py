@@ -7,7 +7,7 @@ decision kind; :class:`arena.sdk.Bot` inherits them, so overriding one changes t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from arena.games.classic.actions import (
     Action,
@@ -24,7 +24,7 @@ from arena.games.classic.actions import (
     Reroll,
     Trade,
 )
-from arena.games.classic.game import KINDS
+from arena.games.classic.game import ALWAYS_MAX_DEFENCE, KINDS
 from arena.games.classic.options import Options, choices
 
 if TYPE_CHECKING:
@@ -64,6 +64,13 @@ class ClassicBot:
     defaults answer classic requests only (another game's request of the same kind name gets
     the game-neutral default instead).
     """
+
+    always_max_defence: bool = False
+    """Declare at match start to always defend with the maximum dice (never asked to defend)."""
+
+    def declarations(self, game: str) -> dict[str, Any]:
+        """What this bot declares before a match of ``game`` (classic: its always-max defence)."""
+        return {ALWAYS_MAX_DEFENCE: bool(self.always_max_defence)} if game == GAME else {}
 
     def claim(self, request: Request) -> Answer:
         return 0

@@ -211,3 +211,9 @@ class Placement(_message.Message):
     territory: int
     armies: int
     def __init__(self, territory: _Optional[int] = ..., armies: _Optional[int] = ...) -> None: ...
+
+class ClassicHello(_message.Message):
+    __slots__ = ("always_max_defence",)
+    ALWAYS_MAX_DEFENCE_FIELD_NUMBER: _ClassVar[int]
+    always_max_defence: bool
+    def __init__(self, always_max_defence: _Optional[bool] = ...) -> None: ...
