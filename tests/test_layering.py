@@ -17,15 +17,7 @@ CLASSIC = "arena.games.classic"
 
 STILL_CLASSIC: frozenset[str] = frozenset(
     {
-        "arena.checkbot",
-        "arena.cli",
         "arena.protocol.codec",
-        "arena.referee.local",
-        "arena.referee.match",
-        "arena.referee.seats",
-        "arena.replay",
-        "arena.scheduler.worker",
-        "arena.versus",
     }
 )
 """Modules outside the allowed places that import the classic game today (to be emptied)."""

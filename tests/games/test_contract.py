@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,17 +17,6 @@ import pytest
 from arena import games
 from arena.errors import ConfigError, IllegalActionError
 from arena.games.api import Game, GameType
-
-
-@pytest.fixture(autouse=True, scope="module")
-def guessing_registered() -> Iterator[None]:
-    """The guessing game in the registry for these tests only (other tests see the shipped
-    games alone)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(games, "_ENTRIES", dict(games._ENTRIES))
-        games.register("guessing", "tests.games.guessing")
-        yield
-
 
 CONFIGS: list[tuple[str, int, dict[str, str]]] = [
     ("classic", 2, {"max_rounds": "4"}),
