@@ -18,18 +18,28 @@ from arena import games
 from arena.errors import ConfigError, IllegalActionError
 from arena.games.api import Game, GameType
 
-CONFIGS: list[tuple[str, int, dict[str, str]]] = [
-    ("classic", 2, {"max_rounds": "4"}),
-    ("classic", 3, {"max_rounds": "3"}),
-    ("classic", 4, {"mode": "capital", "max_rounds": "3"}),
-    ("classic", 4, {"mode": "mission", "max_rounds": "3"}),
-    ("guessing", 2, {"rounds": "5"}),
-]
-"""(game, players, rules options) played below; short games, every decision kind met."""
-
-
 def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
+
+
+GAME_NAMES = (*games.GAMES, "guessing")
+"""Every game the package ships (from the registry) and the test-only guessing game."""
+
+
+def _configurations() -> list[tuple[str, int, dict[str, Any]]]:
+    """(game, players, configuration) of every game: the configurations its check-bot
+    positions come from (short games over which every decision kind is met)."""
+    import tests.games.guessing as guessing
+
+    found: list[tuple[str, int, dict[str, Any]]] = []
+    for name in GAME_NAMES:
+        game_type = guessing.GAME if name == "guessing" else games.load(name)
+        configs = {_json(p.game.config()): p.game for p in game_type.positions(seed=1)}
+        found.extend((name, g.players, g.config()) for g in configs.values())
+    return found
+
+
+CONFIGS = _configurations()
 
 
 def _views(game: Game[Any, Any, Any], state: Any) -> list[str]:
@@ -98,10 +108,14 @@ def play(game: Game[Any, Any, Any], seed: int, forfeit_at: int | None = None) ->
     return state
 
 
-@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
-def test_random_games_keep_the_contract(name: str, players: int, options: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("name", "players", "config"),
+    CONFIGS,
+    ids=[f"{n}-{p}p-{i}" for i, (n, p, _) in enumerate(CONFIGS)],
+)
+def test_random_games_keep_the_contract(name: str, players: int, config: dict[str, Any]) -> None:
     game_type = games.load(name)
-    game = game_type.configure(options, players)
+    game = game_type.from_config(config)
     assert game.players == players and game.info.name == name
     again = game_type.from_config(json.loads(_json(game.config())))
     assert again.config() == game.config() and again.rating_format() == game.rating_format()
@@ -113,7 +127,7 @@ def test_random_games_keep_the_contract(name: str, players: int, options: dict[s
     play(game, 7, forfeit_at=3)
 
 
-@pytest.mark.parametrize("name", ["classic", "guessing"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_metadata_describes_every_option_and_its_default_configures(name: str) -> None:
     game_type: GameType = games.load(name)
     info = game_type.info
@@ -127,7 +141,7 @@ def test_the_metadata_describes_every_option_and_its_default_configures(name: st
         game_type.configure({"no_such_key": "1"}, players)
 
 
-@pytest.mark.parametrize("name", ["classic", "guessing"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_check_bot_positions_are_real_decisions(name: str) -> None:
     positions = games.load(name).positions(seed=1)
     assert positions

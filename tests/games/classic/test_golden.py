@@ -27,6 +27,7 @@ from arena.games.classic import (
     ClassicState,
     action_from_dict,
 )
+from arena.games.classic.game import ALWAYS_MAX_DEFENCE, ClassicGame
 
 GOLDEN = Path(__file__).parent / "golden"
 MAX_FILE_BYTES = 300_000
@@ -142,29 +143,49 @@ def rules_of(game: dict[str, Any]) -> ClassicRules:
 
 
 def replay(game: dict[str, Any]) -> Played:
-    """Play a golden file's entries through the validating engine, collecting every event.
+    """Play a golden file's entries through the game contract, as the referee does,
+    collecting every event.
 
-    An entry is ``{"seat": s, "action": {...}}`` (applied with :meth:`ClassicRules.apply`) or
-    ``{"seat": s, "forfeit": true}`` (:meth:`ClassicRules.forfeit`). Raises
-    :class:`IllegalActionError` when the engine refuses an entry.
+    An entry is ``{"seat": s, "action": {...}}`` or ``{"seat": s, "forfeit": true}``. The
+    entries of a simultaneous decision (Capital RISK's headquarters) follow one another in
+    seat order and are handed to :meth:`ClassicGame.apply_joint` together; any other entry
+    goes to :meth:`ClassicGame.apply` or :meth:`ClassicGame.forfeit`. Raises
+    :class:`IllegalActionError` when the game refuses an entry.
     """
     assert game["game"] == "classic"
-    rules = rules_of(game)
-    state = rules.new_game(game["seed"], game["always_max"])
+    contract = ClassicGame(rules_of(game).config)
+    state = contract.new_game(
+        game["seed"], [{ALWAYS_MAX_DEFENCE: flag} for flag in game["always_max"]]
+    )
     events: list[dict[str, Any]] = []
-    for applied, entry in enumerate(game["actions"]):
-        if rules.decision(state) is None:
+    entries = game["actions"]
+    applied = 0
+    while applied < len(entries):
+        entry = entries[applied]
+        decision = contract.decision(state)
+        if decision is None:
             raise IllegalActionError(f"entry {applied}: the game is already over")
+        joint = decision.simultaneous and not entry.get("forfeit")
+        batch = entries[applied : applied + len(decision.seats)] if joint else [entry]
         try:
             if entry.get("forfeit"):
-                step = rules.forfeit(state, entry["seat"])
+                step = contract.forfeit(state, entry["seat"])
+            elif joint:
+                answers = {e["seat"]: action_from_dict(e["action"]) for e in batch}
+                if len(answers) != len(decision.seats) or any(e.get("forfeit") for e in batch):
+                    raise IllegalActionError(
+                        f"a joint {decision.kind} decision needs an answer from each of seats "
+                        f"{list(decision.seats)}"
+                    )
+                step = contract.apply_joint(state, answers)
             else:
-                step = rules.apply(state, entry["seat"], action_from_dict(entry["action"]))
+                step = contract.apply(state, entry["seat"], action_from_dict(entry["action"]))
         except IllegalActionError as exc:
             raise IllegalActionError(f"entry {applied} ({entry}) refused: {exc}") from exc
         state = step.state
         events.extend(step.events)
-    return Played(state, events, len(game["actions"]))
+        applied += len(batch)
+    return Played(state, events, len(entries))
 
 
 def load(name: str) -> dict[str, Any]:

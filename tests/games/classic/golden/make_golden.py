@@ -28,6 +28,7 @@ from typing import Any
 
 from arena.bots import find_bot, load_bot
 from arena.games.classic import ClassicConfig, ClassicRules
+from arena.games.classic.game import ClassicGame
 from arena.referee.match import play_match
 from arena.replay import read
 from arena.sdk import Bot, Request
@@ -165,12 +166,14 @@ def record(spec: Spec) -> dict[str, Any]:
         bots[seat] = crashing(bots[seat], after)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "match.jsonl"
-        result = play_match(rules, bots, spec.seed, replay_path=path)
+        result = play_match(ClassicGame(rules.config), bots, spec.seed, replay_path=path)
         header, records = read(path)
     entries: list[dict[str, Any]] = []
     for r in records:
         if r["type"] == "decision":
             entries.append({"seat": r["seat"], "action": r["action"]})
+        elif r["type"] == "joint":  # a simultaneous decision: its answers in seat order
+            entries.extend({"seat": a["seat"], "action": a["action"]} for a in r["answers"])
         elif r["type"] == "forfeit":
             entries.append({"seat": r["seat"], "forfeit": True})
         elif r["type"] in ("timeout", "rejected"):
