@@ -18,6 +18,7 @@ from arena import games
 from arena.errors import ConfigError, IllegalActionError
 from arena.games.api import Game, GameType
 
+
 def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 

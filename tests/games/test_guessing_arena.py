@@ -20,6 +20,7 @@ import pytest
 
 from arena.bots import BotSpec, load_bot, read_spec
 from arena.cli import main
+from arena.games import load as load_game
 from arena.referee import local
 from arena.referee.match import MatchResult, TimeControl, play_match
 from arena.replay import read, verify
@@ -215,3 +216,49 @@ def test_a_tournament_the_leaderboard_and_replay_verify(tmp_path: Path, capsys: 
     for match in matches:
         code, said, err = run(capsys, "replay", "verify", match["id"], "--db", db)
         assert code == 0 and said.startswith("ok:"), err
+
+
+def test_a_bot_whose_hello_lists_other_games_is_refused_its_seat(tmp_path: Path) -> None:
+    # The guesser's Hello lists only "guessing": in a classic match its seat never starts.
+    classic = load_game("classic").configure({"max_rounds": "3"}, 2)
+    random_bot = read_spec(Path(__file__).resolve().parents[2] / "bots" / "random")
+    result = local.play(classic, [read_spec(GUESSER), random_bot], 4, GENEROUS, None)
+    assert [s.status for s in result.seats] == ["INIT_FAIL", "OK"]
+    assert result.seats[0].detail == "its Hello lists the games guessing, not classic"
+
+
+def test_arena_match_plays_the_game_named(tmp_path: Path, capsys: Capsys) -> None:
+    code, shown, err = run(
+        capsys,
+        "match",
+        "--game",
+        "guessing",
+        "--bot",
+        str(GUESSER),
+        "--bot",
+        str(GUESSER),
+        "--seed",
+        "2",
+        "--json",
+    )
+    assert code == 0, err
+    played = json.loads(shown)
+    assert played["game"] == "guessing" and played["progress"] == {"rounds": 3}
+    assert [p["status"] for p in played["places"]] == ["OK", "OK"]
+    check = verify(Path(played["replay"]))
+    assert check.ok, check.message
+    code, text, err = run(
+        capsys,
+        "match",
+        "--game",
+        "guessing",
+        "--bot",
+        str(GUESSER),
+        "--bot",
+        str(GUESSER),
+        "--seed",
+        "2",
+        "--no-replay",
+    )
+    assert code == 0, err
+    assert text.startswith("guessing · match ") and "score" in text and "after 3 rounds" in text
