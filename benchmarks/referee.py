@@ -36,15 +36,16 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
 import grpc
 
 from arena.bots import BotSpec, find_bot, load_bot
-from arena.games.classic import ClassicConfig, ClassicRules, choices
-from arena.games.classic.events import redact
-from arena.protocol import codec
+from arena.games import load
+from arena.games.api import Game
+from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.referee import local
@@ -65,6 +66,11 @@ ALLOWANCE = CONTROL.move_time + CONTROL.time_bank  # what the match loop passes 
 # ------------------------------------------------------------ the position
 
 
+def two_player_classic() -> Game[Any, Any, Any]:
+    """The benchmark's game: classic RISK, default rules, two players."""
+    return load("classic").configure({}, 2)
+
+
 def mid_game_request(seed: int) -> tuple[pb.DecisionRequest, pb.Action]:
     """A real attack DecisionRequest from the middle of a random 2-player game, and the
     random answer given to it, built as the match loop builds them (view, options and the
@@ -72,35 +78,37 @@ def mid_game_request(seed: int) -> tuple[pb.DecisionRequest, pb.Action]:
 
     The game is played twice, to count the attacks and then to stop at the middle one, so
     that no position is kept (this process's peak memory is the referee's figure)."""
-    rules = ClassicRules(ClassicConfig.parse({}, 2))
+    game = two_player_classic()
 
     def play(stop: int | None) -> int:
         rng = random.Random(seed)
-        state = rules.new_game(seed)
+        state = game.new_game(seed)
         pending: list[list[dict]] = [[], []]
         attacks = 0
-        while (decision := rules.decision(state)) is not None:
+        while (decision := game.decision(state)) is not None:
             seat = rng.choice(decision.seats)
-            options = rules.legal_options(state, seat)
-            action = rng.choice(choices(options))
+            options = game.legal_options(state, seat)
+            action = rng.choice(list(game.choices(options)))
             events, pending[seat] = pending[seat], []
             if decision.kind == "attack" and events:
                 if attacks == stop:
-                    found.append((rules.view(state, seat), options, events, action))
+                    found.append((game.view(state, seat), options, events, action))
                     return attacks
                 attacks += 1
-            step = rules.apply(state, seat, action)
+            step = game.apply(state, seat, action)
             state = step.state
             for other, queue in enumerate(pending):
-                queue.extend(redact(e, other) for e in step.events)
+                queue.extend(game.redact(e, other) for e in step.events)
         return attacks
 
     found: list[tuple] = []
     play(play(None) // 2)
     view, options, events, action = found[0]
-    request = codec.request_to_pb(
+    request = envelope.request_to_pb(
+        game,
         request_id=1,
         match_id="bench0000000",
+        kind="attack",
         view=view,
         options=options,
         deadline_ms=int(ALLOWANCE * 1000),
@@ -108,7 +116,7 @@ def mid_game_request(seed: int) -> tuple[pb.DecisionRequest, pb.Action]:
         server_time_ms=int(time.time() * 1000),
         events=events,
     )
-    return request, codec.answer_to_pb(1, action)
+    return request, envelope.answer_to_pb("classic", 1, action)
 
 
 # ---------------------------------------------------------------- clients
@@ -135,7 +143,10 @@ async def client_minimal(address: str, token: str, answer: pb.Action) -> None:
     async with grpc.aio.insecure_channel(address) as channel:
         call = arena_pb2_grpc.RefereeStub(channel).Play()
         hello = pb.Hello(
-            token=token, bot_name="bench", bot_version="0", protocol_version=codec.PROTOCOL_VERSION
+            token=token,
+            bot_name="bench",
+            bot_version="0",
+            protocol_version=envelope.PROTOCOL_VERSION,
         )
         await call.write(pb.BotMessage(hello=hello))
         while (message := await call.read()) is not grpc.aio.EOF:
@@ -166,7 +177,7 @@ def run_client(args: argparse.Namespace) -> None:
     elif args.client == "minimal":
         asyncio.run(client_minimal(os.environ[ADDRESS_ENV], os.environ[TOKEN_ENV], answer))
     else:
-        FixedBot(codec.answer_from_pb(answer)).run()
+        FixedBot(envelope.answer_from_pb(two_player_classic(), answer)).run()
 
 
 async def start_client(
@@ -279,7 +290,7 @@ def p99(values: list[float]) -> float:
 
 
 def grpc_game(
-    rules: ClassicRules, spec: BotSpec, seed: int
+    game: Game[Any, Any, Any], spec: BotSpec, seed: int
 ) -> tuple[MatchResult, float, float | None, list[str]]:
     """local.play with two subprocess bots: the result, its seconds, the seconds of the
     match loop alone (without starting and stopping the bots), and notes on retries.
@@ -303,7 +314,7 @@ def grpc_game(
         for _ in range(3):
             loop_times.clear()
             started = time.perf_counter()
-            result = local.play(rules, [spec, spec], seed, CONTROL)
+            result = local.play(game, [spec, spec], seed, CONTROL)
             seconds = time.perf_counter() - started
             failed = [
                 f"seat {s.seat} {s.status}: {s.detail}" for s in result.seats if s.status != "OK"
@@ -383,12 +394,12 @@ def main() -> None:
 
     # A whole game: the same seed with subprocess bots over gRPC and with in-process bots.
     spec = find_bot("random")
-    rules = ClassicRules(ClassicConfig.parse({}, 2))
+    game = two_player_classic()
     started = time.perf_counter()
-    inproc = play_match(rules, [load_bot(spec), load_bot(spec)], args.seed, control=CONTROL)
+    inproc = play_match(game, [load_bot(spec), load_bot(spec)], args.seed, control=CONTROL)
     inproc_s = time.perf_counter() - started
     before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    remote, remote_s, loop_s, retried = grpc_game(rules, spec, args.seed)
+    remote, remote_s, loop_s, retried = grpc_game(game, spec, args.seed)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     same = (inproc.decisions, inproc.winner, inproc.end, inproc.turns) == (
         remote.decisions,

@@ -14,10 +14,11 @@ import time
 import pytest
 
 from arena.bots import bundled_bots, find_bot, load_bot
+from arena.games.classic.game import ClassicGame
 from arena.games.classic.options import action_from_index
 from arena.games.classic.state import ClassicState, Phase
-from arena.protocol import codec
-from arena.sdk import Request
+from arena.protocol import envelope
+from arena.sdk import Request, wire
 from arena.sdk.bot import Bot
 from tests.classic_helpers import continent, make_state, rules_for, tid
 
@@ -76,17 +77,16 @@ POSITIONS = {
 def _started(name: str, rules, seat: int) -> Bot:
     """A bot started from the MatchStart a real seat would receive (through the codec)."""
     bot = load_bot(find_bot(name))
-    start = codec.match_start_to_pb(
+    start = envelope.match_start_to_pb(
+        ClassicGame(rules.config),
         match_id="positions",
-        rules=rules.config.to_dict(),
         seat=seat,
         names=[name] * rules.n,
         bot_seed=7,
-        board=rules.board.to_dict(),
         move_time_ms=50,
         time_bank_ms=0,
     )
-    bot.start(codec.match_info_from_pb(start))
+    bot.start(wire.match_info(start))
     return bot
 
 

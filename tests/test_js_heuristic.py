@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.bots import find_bot, run_setup
-from arena.games.classic import ClassicConfig
-from arena.games.classic.rules import ClassicRules
+from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
 from tests.node import node_major
@@ -45,8 +44,8 @@ def _shared_home(arena_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _play(bots: list[str], seed: int, rules: dict[str, str]) -> MatchResult:
-    config = ClassicConfig.parse({"max_rounds": "12", **rules}, len(bots))
-    return play(ClassicRules(config), [find_bot(b) for b in bots], seed, CONTROL)
+    game = load("classic").configure({"max_rounds": "12", **rules}, len(bots))
+    return play(game, [find_bot(b) for b in bots], seed, CONTROL)
 
 
 def _assert_clean(result: MatchResult) -> None:

@@ -12,7 +12,7 @@ from arena.referee import local
 from arena.referee.match import TimeControl, play_match
 from arena.sdk import Answer, Bot, EndAttack, Request
 from arena.sdk.classic import KINDS
-from tests.classic_helpers import rules_for
+from tests.classic_helpers import game_of, rules_for
 
 STARTUP = 60.0
 """Generous: a loaded machine may take many seconds to start a Python bot."""
@@ -83,7 +83,7 @@ def test_a_kind_named_like_a_lifecycle_method_never_calls_it():
 
 def test_a_bot_without_methods_plays_a_whole_match_in_process():
     bots = [Recording(), Bare(), OnlyAttack()]
-    result = play_match(rules_for(3, max_rounds=10), bots, seed=5)
+    result = play_match(game_of(rules_for(3, max_rounds=10)), bots, seed=5)
     assert result.game == "classic"
     assert [(s.status, s.strikes) for s in result.seats] == [("OK", 0)] * 3
     assert bots[0].games and set(bots[0].games) == {"classic"}
@@ -122,7 +122,9 @@ def test_a_bot_without_methods_plays_a_whole_match_over_grpc(tmp_path):
     spec = read_spec(_bot_folder(tmp_path))
     replay = tmp_path / "replay.jsonl"
     control = TimeControl(move_time=2.0, time_bank=10.0, startup_time=STARTUP)
-    result = local.play(rules_for(3, max_rounds=10), [spec, spec, Bare()], 7, control, replay)
+    result = local.play(
+        game_of(rules_for(3, max_rounds=10)), [spec, spec, Bare()], 7, control, replay
+    )
     assert [(s.status, s.strikes) for s in result.seats] == [("OK", 0)] * 3
     records: list[dict[str, Any]] = [json.loads(line) for line in replay.read_text().splitlines()]
     debug = [r for r in records if r.get("type") == "debug"]
@@ -130,27 +132,32 @@ def test_a_bot_without_methods_plays_a_whole_match_over_grpc(tmp_path):
     assert {r["seat"] for r in debug} == {0, 1}
 
 
-def test_an_in_process_seat_tells_its_bot_the_game_of_the_match() -> None:
+def test_an_in_process_seat_tells_its_bot_the_game_of_the_match(monkeypatch) -> None:
     """The in-process seat decodes requests with the game its MatchStart named, as the
     remote SDK does (not a fixed "classic")."""
     import asyncio
 
+    import arena.protocol
     from arena.games import load
-    from arena.protocol import codec
+    from arena.protocol import envelope
     from arena.referee.seats import InProcessSeat
 
+    # A variant that travels in classic's messages, for this test only.
+    monkeypatch.setattr(arena.protocol, "_CODECS", dict(arena.protocol._CODECS))
+    arena.protocol.register_codec("classic-variant", "arena.protocol.classic")
     game = load("classic").configure({}, 3)
     state = game.new_game(1)
-    seat = game.decision(state).seats[0]
+    decision = game.decision(state)
+    seat = decision.seats[0]
     bot = Recording()
     handle = InProcessSeat(bot, "recorder", "1")
-    start = codec.match_start_to_pb(
-        match_id="m", rules=game.config(), seat=seat, names=["a", "b", "c"], bot_seed=1,
-        board=game.board(), move_time_ms=0, time_bank_ms=0,
+    start = envelope.match_start_to_pb(
+        game, match_id="m", seat=seat, names=["a", "b", "c"], bot_seed=1,
+        move_time_ms=0, time_bank_ms=0,
     )  # fmt: skip
     start.game = "classic-variant"
-    request = codec.request_to_pb(
-        request_id=1, match_id="m", view=game.view(state, seat),
+    request = envelope.request_to_pb(
+        game, request_id=1, match_id="m", kind=decision.kind, view=game.view(state, seat),
         options=game.legal_options(state, seat), deadline_ms=0, time_bank_ms=0,
         server_time_ms=0, events=[],
     )  # fmt: skip

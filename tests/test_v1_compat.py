@@ -28,7 +28,7 @@ from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
 from arena.bots import read_spec, run_setup
-from arena.games.classic import ClassicConfig, ClassicRules
+from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import verify
@@ -156,13 +156,13 @@ def test_v1_javascript_bots_play_against_the_referee(
     seed: int,
 ) -> None:
     monkeypatch.setenv("ARENA_HOME", str(js_home))
-    config = ClassicConfig.parse({"mode": mode, "max_rounds": "12"}, len(bots))
+    game = load("classic").configure({"mode": mode, "max_rounds": "12"}, len(bots))
     specs = [_spec(b) for b in bots]
     assert all(
         s.path.is_relative_to(FIXTURE) for s, b in zip(specs, bots, strict=True) if b != "random"
     )
     replay = tmp_path / "replay.jsonl"
-    result = play(ClassicRules(config), specs, seed, CONTROL, replay)
+    result = play(game, specs, seed, CONTROL, replay)
     for seat in result.seats:
         assert (seat.status, seat.strikes) == ("OK", 0), (seat.to_dict(), seat.detail)
         assert seat.think_ms, f"seat {seat.seat} was never asked anything"
@@ -171,10 +171,13 @@ def test_v1_javascript_bots_play_against_the_referee(
     assert result.rules["mode"] == mode
     check = verify(replay)
     assert check.ok, check.message
-    if mode == "capital":  # every seat made the secret headquarters choice
-        kinds = [json.loads(line) for line in replay.read_text().splitlines()]
+    if mode == "capital":  # every seat made the secret headquarters choice (one joint record)
+        records = [json.loads(line) for line in replay.read_text().splitlines()]
         chose = {
-            r["seat"] for r in kinds if r.get("type") == "decision" and r["kind"] == "headquarters"
+            a["seat"]
+            for r in records
+            if r.get("type") == "joint" and r["kind"] == "headquarters"
+            for a in r["answers"]
         }
         assert chose == set(range(len(bots)))
 
@@ -275,10 +278,10 @@ def _replay_session(
     monkeypatch.setenv("ARENA_V1_OUT", str(out))
     monkeypatch.delenv("ARENA_V1_RECORD", raising=False)
     players = session["players"]
-    rules = ClassicRules(ClassicConfig.parse(session["rules"], players))
+    game = load("classic").configure(session["rules"], players)
     specs = [read_spec(folder) for folder in record_session.seat_folders()]
     replay = tmp_path / "replay.jsonl"
-    result = play(rules, specs, session["seed"], TimeControl(**session["control"]), replay)
+    result = play(game, specs, session["seed"], TimeControl(**session["control"]), replay)
     streams = [_frames(out / f"stream{k}.jsonl") for k in range(players)]
     return result, replay, streams
 

@@ -299,7 +299,11 @@ function main() {
       bot_name: BOT_NAME,
       bot_version: BOT_VERSION,
       protocol_version: PROTOCOL_VERSION,
-      always_max_defence: true, // the referee rolls our maximum defence; no defend decisions
+      games: ["classic"],
+      // The referee rolls our maximum defence: no defend decisions. Declared in classic's
+      // message and in the deprecated field 5 (read by referees of before games were declared).
+      classic: { always_max_defence: true },
+      always_max_defence: true,
     },
   });
 

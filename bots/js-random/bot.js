@@ -21,7 +21,7 @@ const BOT_VERSION = "1.0";
 const PROTOCOL_VERSION = 1;
 
 // Load the contract straight from the repository's .proto files (no generated code).
-// includeDirs lets `import "riskarena/v1/classic.proto"` resolve; keepCase keeps the
+// includeDirs lets `import "riskarena/classic/v1/classic.proto"` resolve; keepCase keeps the
 // snake_case field names of the .proto; longs: String turns uint64 (request_id, bot_seed)
 // into decimal strings; defaults fills absent fields (empty lists, 0, ""); oneofs adds a
 // field naming which member of a oneof is set (e.g. message.message === "decision").
@@ -137,7 +137,11 @@ function main() {
       bot_name: BOT_NAME,
       bot_version: BOT_VERSION,
       protocol_version: PROTOCOL_VERSION,
-      always_max_defence: false, // true: always roll the maximum, never asked to defend
+      games: ["classic"], // the games this bot plays (the referee refuses it any other)
+      // true: always roll the maximum, never asked to defend. Declared in classic's own
+      // message; the deprecated always_max_defence (field 5) too, for referees of before.
+      classic: { always_max_defence: false },
+      always_max_defence: false,
     },
   });
 

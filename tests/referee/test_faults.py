@@ -16,8 +16,9 @@ import pytest
 
 from arena.errors import ArenaError, BotError
 from arena.games.classic.actions import action_from_dict, action_to_dict
+from arena.games.classic.game import ClassicGame
 from arena.games.classic.options import action_from_index
-from arena.protocol import codec
+from arena.protocol import classic as cmap
 from arena.referee.launcher import LOG_CAP_BYTES, Limits, launch
 from arena.referee.local import logs_dir
 from arena.referee.match import TimeControl
@@ -178,7 +179,7 @@ def _check_rejections(played, seat):
             if isinstance(answer, int):
                 played.rules.check(state, seat, action_from_index(options, answer))
             elif answer is None:  # could not even be decoded
-                codec.action_from_pb(codec.action_to_pb(Trade((1, 2))))  # type: ignore[arg-type]
+                cmap.action_from_pb(cmap.action_to_pb(Trade((1, 2))))  # type: ignore[arg-type]
             else:
                 played.rules.check(state, seat, action_from_dict(answer))
         assert record["reason"] == str(caught.value)
@@ -412,7 +413,13 @@ def test_an_untimed_seat_is_never_on_the_clock(untimed):
     seats = [InProcessSeat(b, b.name, b.version) for b in bots]
     control = TimeControl(move_time=0.01, time_bank=0.0)
     result = asyncio.run(
-        run_match(rules_for(2, max_rounds=3), seats, 4, control=control, untimed=untimed)
+        run_match(
+            ClassicGame(rules_for(2, max_rounds=3).config),
+            seats,
+            4,
+            control=control,
+            untimed=untimed,
+        )
     )
     if untimed:
         assert result.seats[0].status == "OK" and result.seats[0].strikes == 0

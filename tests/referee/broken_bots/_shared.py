@@ -19,9 +19,9 @@ from typing import Any
 
 import grpc
 
-from arena.protocol import codec
+from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
-from arena.sdk import Answer, Attack, Bot, Fortify, MatchInfo, Place, Request
+from arena.sdk import Answer, Attack, Bot, Fortify, MatchInfo, Place, Request, wire
 
 PLAY_METHOD = "/riskarena.v1.Referee/Play"
 MODE = os.environ.get("ARENA_TEST_MODE", "")
@@ -104,7 +104,7 @@ class RawClient:
 
     @staticmethod
     def hello(
-        token: str | None = None, version: int = codec.PROTOCOL_VERSION, name: str = "test"
+        token: str | None = None, version: int = envelope.PROTOCOL_VERSION, name: str = "test"
     ) -> pb.BotMessage:
         return pb.BotMessage(
             hello=pb.Hello(
@@ -114,6 +114,11 @@ class RawClient:
                 protocol_version=version,
             )
         )
+
+
+def reply(request_id: int, answer: Answer) -> pb.BotMessage:
+    """A classic answer to request ``request_id`` as the message a bot sends."""
+    return pb.BotMessage(action=envelope.answer_to_pb("classic", request_id, answer))
 
 
 Hook = Callable[[pb.DecisionRequest, Request, Answer], "list[pb.BotMessage] | None"]
@@ -131,11 +136,11 @@ def _play(client: RawClient, player: Bot, on_decision: Hook | None) -> None:
     for message in client.call:
         kind = message.WhichOneof("message")
         if kind == "match_start":
-            player.start(codec.match_info_from_pb(message.match_start))
+            player.start(wire.match_info(message.match_start))
         elif kind == "decision":
-            request = codec.request_from_pb(message.decision)
+            request = wire.request(message.decision, player.match)
             answer = player.choose(request)
-            default = [pb.BotMessage(action=codec.answer_to_pb(request.request_id, answer))]
+            default = [reply(request.request_id, answer)]
             sent = on_decision(message.decision, request, answer) if on_decision else None
             for out in default if sent is None else sent:
                 client.send(out)

@@ -9,10 +9,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import MODE, PHASE, RandomPlayer, RawClient, log, note_pid
+from _shared import MODE, PHASE, RandomPlayer, RawClient, log, note_pid, reply
 
-from arena.protocol import codec
-from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.sdk import wire
 
 
 def main() -> None:
@@ -25,10 +24,10 @@ def main() -> None:
         for message in client.call:
             kind = message.WhichOneof("message")
             if kind == "match_start":
-                player.start(codec.match_info_from_pb(message.match_start))
+                player.start(wire.match_info(message.match_start))
             elif kind == "decision":
                 count += 1
-                request = codec.request_from_pb(message.decision)
+                request = wire.request(message.decision, player.match)
                 if (PHASE and request.kind == PHASE) or (not PHASE and count == 5):
                     log("closed.jsonl", {"request_id": request.request_id, "mode": MODE})
                     if MODE == "cancel":
@@ -37,7 +36,7 @@ def main() -> None:
                         client.half_close()
                     break
                 answer = player.choose(request)
-                client.send(pb.BotMessage(action=codec.answer_to_pb(request.request_id, answer)))
+                client.send(reply(request.request_id, answer))
     except Exception as exc:
         log("stream.jsonl", {"error": repr(exc)[:500]})
     time.sleep(60)

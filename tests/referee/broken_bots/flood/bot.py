@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import MODE, RandomPlayer, RawClient, log, note_pid, play_raw
+from _shared import MODE, RandomPlayer, RawClient, log, note_pid, play_raw, reply
 
-from arena.protocol import codec
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 
 
@@ -34,7 +33,7 @@ def main() -> None:
         nonlocal previous, count
         count += 1
         rid = request.request_id
-        action = pb.BotMessage(action=codec.answer_to_pb(rid, answer))
+        action = reply(rid, answer)
         sent = [action]
         if MODE == "debug" and count == 1:
             sent = [debug(f"flood {i}") for i in range(300)] + [action]

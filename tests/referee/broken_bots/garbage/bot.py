@@ -10,10 +10,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import MODE, PHASE, RandomPlayer, RawClient, log, note_pid, play_raw
-
-from arena.protocol import codec
-from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from _shared import MODE, PHASE, RandomPlayer, RawClient, log, note_pid, play_raw, reply
 
 
 def garbage() -> bytes:
@@ -34,7 +31,7 @@ def main() -> None:
             data = b"" if MODE == "empty" else garbage()
             log("sent.jsonl", {"request_id": request.request_id, "bytes": data.hex()})
             return [data]
-        action = pb.BotMessage(action=codec.answer_to_pb(request.request_id, answer))
+        action = reply(request.request_id, answer)
         return [action.SerializeToString()]
 
     try:

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import RandomPlayer, RawClient, note_pid, out_path
+from _shared import RandomPlayer, RawClient, note_pid, out_path, reply
 
-from arena.protocol import codec
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.sdk import wire
 
 
 class Recorder(RandomPlayer):
@@ -31,11 +31,11 @@ def main() -> None:
         message = pb.RefereeMessage.FromString(data)
         kind = message.WhichOneof("message")
         if kind == "match_start":
-            player.start(codec.match_info_from_pb(message.match_start))
+            player.start(wire.match_info(message.match_start))
         elif kind == "decision":
-            request = codec.request_from_pb(message.decision)
+            request = wire.request(message.decision, player.match)
             answer = player.choose(request)
-            client.send(pb.BotMessage(action=codec.answer_to_pb(request.request_id, answer)))
+            client.send(reply(request.request_id, answer))
 
 
 if __name__ == "__main__":

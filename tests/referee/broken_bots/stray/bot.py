@@ -15,9 +15,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import MODE, PHASE, RandomPlayer, RawClient, log, note_pid, play_raw
+from _shared import MODE, PHASE, RandomPlayer, RawClient, log, note_pid, play_raw, reply
 
-from arena.protocol import codec
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 
 NEVER_SENT = 10**9
@@ -33,7 +32,7 @@ def main() -> None:
     def on_decision(message, request, answer):
         nonlocal previous, done
         rid = request.request_id
-        action = pb.BotMessage(action=codec.answer_to_pb(rid, answer))
+        action = reply(rid, answer)
         stray: pb.BotMessage | None = None
         active = not done and (not PHASE or request.kind == PHASE)
         if MODE == "stale":
@@ -44,13 +43,13 @@ def main() -> None:
             return [action]
         done = True
         if MODE == "unsent":
-            stray = pb.BotMessage(action=codec.answer_to_pb(rid + NEVER_SENT, answer))
+            stray = reply(rid + NEVER_SENT, answer)
             sent = [stray]
         elif MODE == "other_seat":
-            stray = pb.BotMessage(action=codec.answer_to_pb(rid - 1, answer))
+            stray = reply(rid - 1, answer)
             sent = [stray]
         elif MODE == "unasked":
-            stray = pb.BotMessage(action=codec.answer_to_pb(rid + NEVER_SENT, answer))
+            stray = reply(rid + NEVER_SENT, answer)
             sent = [action, stray]
         else:  # hello
             sent = [client.hello(), action]
