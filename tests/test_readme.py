@@ -1,4 +1,4 @@
-"""The README's and the bot guide's Python examples run (as doctests), and the README's
+"""The README's and the guides' Python examples run (as doctests), and the README's
 dependency table names every dependency with the reason for it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "writing-a-bot.md"]
+DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "writing-a-bot.md", ROOT / "docs" / "adding-a-game.md"]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 
