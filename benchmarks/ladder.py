@@ -82,7 +82,7 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork()
 from arena.bots import BotSpec, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError
 from arena.games.classic.config import ClassicConfig
-from arena.games.classic.rules import ClassicRules
+from arena.games.classic.game import ClassicGame
 from arena.referee.host import BotHost
 from arena.referee.match import DEFAULT_STRIKE_LIMIT, Seat, SeatResult, TimeControl, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
@@ -185,7 +185,7 @@ class LadderHost:
 
     async def _play(self, job: dict[str, Any]) -> dict[str, Any]:
         control = TimeControl(**job["control"])
-        rules = ClassicRules(ClassicConfig.from_dict(job["rules"]))
+        game = ClassicGame(ClassicConfig.from_dict(job["rules"]))
         specs: list[BotSpec] = job["specs"]
         found = await asyncio.gather(
             *(
@@ -200,7 +200,7 @@ class LadderHost:
         started = time.perf_counter()
         try:
             result = await run_match(
-                rules,
+                game,
                 seats,
                 job["seed"],
                 [(s.name, s.version) for s in specs],
