@@ -262,3 +262,36 @@ def test_arena_match_plays_the_game_named(tmp_path: Path, capsys: Capsys) -> Non
     )
     assert code == 0, err
     assert text.startswith("guessing · match ") and "score" in text and "after 3 rounds" in text
+
+
+@pytest.mark.parametrize("in_process", [False, True], ids=["grpc", "in-process"])
+def test_check_bot_checks_a_bot_of_the_game(capsys: Capsys, in_process: bool) -> None:
+    flags = ["--in-process"] if in_process else []
+    code, shown, err = run(
+        capsys, "check-bot", "--game", "guessing", str(GUESSER), "--json", *flags
+    )
+    assert code == 0, (shown, err)
+    report = json.loads(shown)
+    assert report["ok"]
+    names = [c["name"] for c in report["checks"]]
+    assert "guess" in names and "answers again after a rejection" in names
+
+
+def test_versus_plays_a_series_of_the_game(tmp_path: Path, capsys: Capsys) -> None:
+    code, shown, err = run(
+        capsys,
+        "versus",
+        "--game",
+        "guessing",
+        str(GUESSER),
+        str(GUESSER),
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert code == 0, err
+    series = json.loads(shown)
+    assert series["games"] == 4 and len(series["results"]) == 4
+    assert all(r["statuses"] == ["OK", "OK"] for r in series["results"])

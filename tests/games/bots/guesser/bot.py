@@ -104,7 +104,7 @@ def main() -> None:
                     send(current, {"kind": "guess", "value": answer["value"] % 6 + 1})
             elif kind == "action_result" and current is not None:
                 result = message.action_result
-                if not result.accepted and mode == "illegal":
+                if not result.accepted:  # answer again, as the SDK does
                     send(current, player.choose(current))
     finally:
         outgoing.put(None)
