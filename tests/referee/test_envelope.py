@@ -17,6 +17,8 @@ from arena.games.api import Game
 from arena.protocol import classic, codec_for, envelope, generic
 from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.referee.match import play_match
+from arena.sdk import Answer, Bot, Request
 from tests.fixtures.v1 import v1pb
 from tests.games.guessing import Guess
 
@@ -263,3 +265,29 @@ def test_a_game_without_a_mapping_declares_nothing() -> None:
     )
     assert not hello.HasField("classic") and not hello.always_max_defence
     assert envelope.declarations_from_hello("guessing", pb.Hello(always_max_defence=True)) == {}
+
+
+class _LastChoice(Bot):
+    """Answers with the last action dict it is offered (a JSON object on the wire)."""
+
+    name = "last-choice"
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+
+    def choose(self, request: Request) -> Answer:
+        self.requests.append(request)
+        return request.choices[-1]
+
+
+def test_an_in_process_match_of_such_a_game_goes_through_the_json_mapping(
+    guessing: Game[Any, Any, Any],
+) -> None:
+    dicts, indexes = _LastChoice(), Bot()  # Bot() answers index 0 to a kind it has no method for
+    result = play_match(guessing, [dicts, indexes], seed=3)
+    assert [(s.status, s.strikes) for s in result.seats] == [("OK", 0), ("OK", 0)]
+    assert dicts.match is not None and dicts.match.board == guessing.board()
+    assert [r.game for r in dicts.requests] == ["guessing", "guessing"]
+    assert dicts.requests[0].options == [{"kind": "guess", "value": v} for v in range(1, 7)]
+    last = dicts.requests[-1].view["history"]  # both answers were applied as sent: 6 and 1
+    assert [guesses for _, *guesses in last] == [[6, 1]]
