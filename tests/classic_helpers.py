@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from arena.games.classic.game import ClassicGame
 from arena.games.classic import ClassicConfig, ClassicRules, ClassicState, Phase, choices
 from arena.games.classic.board import classic_board
+from arena.games.classic.game import ClassicGame
 
 BOARD = classic_board()
 

@@ -26,7 +26,7 @@ from arena.bots import (
 from arena.cli import main
 from arena.errors import ConfigError
 from arena.games.classic.config import ClassicConfig
-from arena.games.classic.rules import ClassicRules
+from arena.games.classic.game import ClassicGame
 from arena.referee.local import play
 from arena.referee.match import TimeControl
 from arena.scheduler import tournament as tournaments
@@ -225,9 +225,8 @@ def test_a_script_command_finds_the_arena_python_on_path(
     monkeypatch.setenv(
         "PATH", f"{fake_bin(tmp_path / 'elsewhere')}{os.pathsep}{os.environ['PATH']}"
     )
-    rules = ClassicRules(ClassicConfig.parse({"max_rounds": "2"}, 2))
     result = play(
-        rules,
+        ClassicGame(ClassicConfig.parse({"max_rounds": "2"}, 2)),
         [read_spec(bot), load_bot(find_bot("random"))],
         seed=2,
         control=TimeControl(move_time=None, time_bank=30.0, startup_time=60.0),
