@@ -7,8 +7,8 @@ python scripts/gen_protos.py --check   # exit 1 if the committed code is stale (
 from __future__ import annotations
 
 import argparse
-import re
 import filecmp
+import re
 import shutil
 import sys
 import tempfile

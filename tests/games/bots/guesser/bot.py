@@ -59,7 +59,8 @@ def _wait_for(path: Path) -> bool:
 
 
 def main() -> None:
-    out = Path(os.environ.get("GUESSER_OUT", "."))
+    folder = os.environ.get("GUESSER_OUT")  # nothing is written without it (never here)
+    out = Path(folder) if folder else None
     outgoing: queue.Queue[pb.BotMessage | None] = queue.Queue()
     player = Guesser()
     outgoing.put(pb.BotMessage(hello=wire.hello(player, os.environ.get("ARENA_TOKEN", ""))))
@@ -86,12 +87,14 @@ def main() -> None:
             elif kind == "decision" and match is not None:
                 current = wire.request(message.decision, match)
                 round_ = current.view["round"]
-                (out / f"asked-{match.seat}-{round_}").touch()
-                entry = {"round": round_, "view": current.view, "events": current.events}
-                with (out / f"seat{match.seat}.jsonl").open("a") as log:
-                    log.write(json.dumps(entry) + "\n")
+                if out is not None:
+                    (out / f"asked-{match.seat}-{round_}").touch()
+                    entry = {"round": round_, "view": current.view, "events": current.events}
+                    with (out / f"seat{match.seat}.jsonl").open("a") as log:
+                        log.write(json.dumps(entry) + "\n")
                 answer = player.choose(current)
-                if mode == "alternate" and round_ % 2 == (1 if match.seat == 0 else 0):
+                alternate = mode == "alternate" and out is not None
+                if alternate and round_ % 2 == (1 if match.seat == 0 else 0):
                     waited = _wait_for(out / f"asked-{1 - match.seat}-{round_}")
                     (out / f"waited-{match.seat}-{round_}-{'ok' if waited else 'late'}").touch()
                 if mode == "silent" and round_ == 2:
