@@ -35,6 +35,14 @@ SEED = 5
 Capsys = pytest.CaptureFixture[str]
 
 
+@pytest.fixture(autouse=True)
+def bot_folder_untouched() -> Iterator[None]:
+    """A bot writes nothing into its own folder, whatever the test makes it do."""
+    before = sorted(p.name for p in GUESSER.iterdir())
+    yield
+    assert sorted(p.name for p in GUESSER.iterdir()) == before
+
+
 @pytest.fixture
 def joint_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[int, int]]:
     """Every joint answer the game is handed, as {seat: guess}."""
