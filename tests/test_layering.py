@@ -2,9 +2,7 @@
 
 A module of ``arena/`` may import ``arena.games.classic`` (absolutely or relatively) only if
 its path contains ``classic`` or it sits directly in ``arena/games/`` (the registry); the
-generated protocol code aside. The modules that still do are listed in
-:data:`STILL_CLASSIC` while the arena is moved onto the contract: the list may only shrink
-(a module that no longer imports classic must leave it, a new one may not join it).
+generated protocol code aside. A second game then needs no edit of any other layer.
 """
 
 from __future__ import annotations
@@ -14,14 +12,6 @@ from pathlib import Path
 
 ARENA = Path(__file__).resolve().parent.parent / "arena"
 CLASSIC = "arena.games.classic"
-
-STILL_CLASSIC: frozenset[str] = frozenset(
-    {
-        "arena.protocol.codec",
-    }
-)
-"""Modules outside the allowed places that import the classic game today (to be emptied)."""
-
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(ARENA.parent).with_suffix("").parts
@@ -74,14 +64,9 @@ def classic_importers() -> set[str]:
     }
 
 
-def test_no_new_module_imports_the_classic_game() -> None:
-    joined = classic_importers() - STILL_CLASSIC
-    assert not joined, f"these import {CLASSIC}; go through arena.games instead: {sorted(joined)}"
-
-
-def test_the_list_of_modules_still_on_classic_only_shrinks() -> None:
-    left = STILL_CLASSIC - classic_importers()
-    assert not left, f"no longer importing {CLASSIC}: remove from STILL_CLASSIC: {sorted(left)}"
+def test_no_module_outside_classic_paths_imports_the_classic_game() -> None:
+    found = classic_importers()
+    assert not found, f"these import {CLASSIC}; go through arena.games instead: {sorted(found)}"
 
 
 def test_the_import_scan_sees_absolute_and_relative_imports() -> None:

@@ -21,7 +21,7 @@ from arena import __version__
 from arena.errors import ArenaError
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
-from arena.protocol.codec import PROTOCOL_VERSION
+from arena.protocol.envelope import PROTOCOL_VERSION
 
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest message a bot may send (1 MiB); a larger one ends its stream as a protocol fault."""
