@@ -13,6 +13,7 @@ from pathlib import Path
 ARENA = Path(__file__).resolve().parent.parent / "arena"
 CLASSIC = "arena.games.classic"
 
+
 def _module_name(path: Path) -> str:
     parts = path.relative_to(ARENA.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -67,6 +68,19 @@ def classic_importers() -> set[str]:
 def test_no_module_outside_classic_paths_imports_the_classic_game() -> None:
     found = classic_importers()
     assert not found, f"these import {CLASSIC}; go through arena.games instead: {sorted(found)}"
+
+
+def test_the_protocol_imports_nothing_from_the_sdk() -> None:
+    """The SDK builds its objects from what the protocol decodes, never the other way round."""
+    found = {
+        _module_name(path)
+        for path in (ARENA / "protocol").rglob("*.py")
+        if any(
+            name == "arena.sdk" or name.startswith("arena.sdk.")
+            for name in _imports_of(path.read_text(), _package(path))
+        )
+    }
+    assert not found, f"these import arena.sdk: {sorted(found)}"
 
 
 def test_the_import_scan_sees_absolute_and_relative_imports() -> None:
