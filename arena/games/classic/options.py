@@ -93,6 +93,11 @@ def choices(options: Options) -> list[Action]:
     rolls the maximum dice once, ``fortify`` moves the maximum.
     """
     kind = options.kind
+    if kind == "attack":
+        get = _ATTACKS.get
+        listed: list[Action] = [get(a) or _attack(a) for a in options.attacks]
+        listed.append(_END_ATTACK)
+        return listed
     if kind == "claim":
         return [Claim(t) for t in options.territories]
     if kind in ("place", "reinforce"):
@@ -104,8 +109,6 @@ def choices(options: Options) -> list[Action]:
     if kind == "trade":
         found: list[Action] = [Trade(s) for s in options.sets]
         return found if options.required else [*found, Trade(None)]
-    if kind == "attack":
-        return [*(Attack(f, t, d) for f, t, d in options.attacks), EndAttack()]
     if kind == "defend":
         return [Defend(d) for d in range(1, options.max_dice + 1)]
     if kind == "reroll":
@@ -113,8 +116,22 @@ def choices(options: Options) -> list[Action]:
     if kind == "occupy":
         return [Occupy(n) for n in range(options.min_armies, options.max_armies + 1)]
     if kind == "fortify":
-        return [*(Fortify(f, t, m) for f, t, m in options.fortifies), EndTurn()]
+        return [*(Fortify(f, t, m) for f, t, m in options.fortifies), _END_TURN]
     raise ValueError(f"unknown decision kind {kind!r}")
+
+
+_ATTACKS: dict[tuple[int, int, int], Attack] = {}
+"""``Attack(from, to, dice)`` by its (from, to, dice) triple. Actions are immutable values, so
+handing out one shared instance per triple is indistinguishable from building a new one (and
+several times faster than a frozen dataclass's ``__init__``); the key space is bounded by the
+board's edges × 3 dice."""
+_END_ATTACK = EndAttack()
+_END_TURN = EndTurn()
+
+
+def _attack(triple: tuple[int, int, int]) -> Attack:
+    made = _ATTACKS[triple] = Attack(*triple)
+    return made
 
 
 def action_from_index(options: Options, index: int) -> Action:

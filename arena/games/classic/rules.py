@@ -40,7 +40,7 @@ from arena.games.classic.events import Event
 from arena.games.classic.missions import FALLBACK, MISSIONS, mission_deck
 from arena.games.classic.options import Options
 from arena.games.classic.rng import Streams
-from arena.games.classic.state import NEUTRAL, UNCLAIMED, ClassicState, Phase
+from arena.games.classic.state import NEUTRAL, PHASE_KINDS, UNCLAIMED, ClassicState, Phase
 
 
 class Termination(StrEnum):
@@ -109,6 +109,9 @@ class ClassicRules:
         self._adjacent = b.adjacent
         self._continents = [(c.bonus, c.territories) for c in b.continents]
         self._continent_by_name = {c.name: c.territories for c in b.continents}
+        self._decisions: dict[tuple[Phase, int], Decision] = {}
+        """One immutable :class:`Decision` per (phase, seat) that has a single deciding
+        seat: it depends on nothing else, so sharing it between states is safe."""
 
     # ------------------------------------------------------------------ setup
 
@@ -190,9 +193,11 @@ class ClassicRules:
         if phase == Phase.HEADQUARTERS:
             seats = tuple(s for s in range(state.n) if state.hq_pending[s] < 0)
             return Decision("headquarters", seats)
-        if phase == Phase.DEFEND:
-            return Decision("defend", (self._defender_seat(state),))
-        return Decision(phase.name.lower(), (state.seat,))
+        seat = self._defender_seat(state) if phase == Phase.DEFEND else state.seat
+        found = self._decisions.get((phase, seat))
+        if found is None:
+            found = self._decisions[(phase, seat)] = Decision(PHASE_KINDS[phase], (seat,))
+        return found
 
     def _defender_seat(self, state: ClassicState) -> int:
         assert state.attack is not None
@@ -247,7 +252,7 @@ class ClassicRules:
         if phase == Phase.REINFORCE:
             return Options(kind, seat, territories=self._owned(state, seat), armies=state.to_place)
         if phase == Phase.ATTACK:
-            return Options(kind, seat, attacks=tuple(self._attacks(state, seat)))
+            return Options(kind, seat, attacks=self._attacks(state, seat))
         if phase == Phase.DEFEND:
             assert state.attack is not None
             src, dst, dice = state.attack[:3]
@@ -280,14 +285,16 @@ class ClassicRules:
         held = len(state.hands[state.seat])
         return held > 4 if state.forced_trade else held >= 5
 
-    def _attacks(self, state: ClassicState, seat: int) -> Iterable[tuple[int, int, int]]:
-        owner, armies = state.owner, state.armies
+    def _attacks(self, state: ClassicState, seat: int) -> tuple[tuple[int, int, int], ...]:
+        owner, armies, neighbours = state.owner, state.armies, self._neighbours
+        found = []
         for t, o in enumerate(owner):
             if o == seat and armies[t] >= 2:
-                dice = min(3, armies[t] - 1)
-                for nb in self._neighbours[t]:
+                dice = 3 if armies[t] > 3 else armies[t] - 1
+                for nb in neighbours[t]:
                     if owner[nb] != seat:
-                        yield (t, nb, dice)
+                        found.append((t, nb, dice))
+        return tuple(found)
 
     def _fortifies(self, state: ClassicState, seat: int) -> Iterable[tuple[int, int, int]]:
         owner, armies = state.owner, state.armies
@@ -324,14 +331,22 @@ class ClassicRules:
         return groups
 
     def _can_attack(self, state: ClassicState, seat: int) -> bool:
-        return next(iter(self._attacks(state, seat)), None) is not None
+        owner, armies, neighbours = state.owner, state.armies, self._neighbours
+        for t, o in enumerate(owner):
+            if o == seat and armies[t] >= 2:
+                for nb in neighbours[t]:
+                    if owner[nb] != seat:
+                        return True
+        return False
 
     def _can_fortify(self, state: ClassicState, seat: int) -> bool:
-        owner, armies = state.owner, state.armies
-        return any(
-            o == seat and armies[t] >= 2 and any(owner[nb] == seat for nb in self._neighbours[t])
-            for t, o in enumerate(owner)
-        )
+        owner, armies, neighbours = state.owner, state.armies, self._neighbours
+        for t, o in enumerate(owner):
+            if o == seat and armies[t] >= 2:
+                for nb in neighbours[t]:
+                    if owner[nb] == seat:
+                        return True
+        return False
 
     # ---------------------------------------------------------------- check
 

@@ -8,7 +8,9 @@ tuples, so a copy only duplicates the two 42-long territory lists.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
+from typing import Any
 
 from arena.games.classic.rng import Streams
 
@@ -33,6 +35,10 @@ class Phase(IntEnum):
     OCCUPY = 9
     FORTIFY = 10
     OVER = 11
+
+
+PHASE_KINDS: tuple[str, ...] = tuple(phase.name.lower() for phase in Phase)
+"""The decision kind of each phase, indexed by phase (an enum's ``name`` is slow to read)."""
 
 
 class ClassicState:
@@ -138,12 +144,7 @@ class ClassicState:
 
     def copy(self) -> ClassicState:
         """A copy that shares nothing mutable with this state (the streams are shared)."""
-        new = ClassicState.__new__(ClassicState)
-        for name in ClassicState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.owner = self.owner[:]
-        new.armies = self.armies[:]
-        return new
+        return _copy(self)
 
     def alive(self, seat: int) -> bool:
         """Whether ``seat`` is still playing (neither eliminated nor forfeited)."""
@@ -152,3 +153,21 @@ class ClassicState:
     def territories_of(self, seat: int) -> list[int]:
         """Territory ids owned by ``seat``."""
         return [t for t, o in enumerate(self.owner) if o == seat]
+
+
+def _make_copy() -> Callable[[ClassicState], ClassicState]:
+    """:meth:`ClassicState.copy` compiled from ``__slots__``: one straight-line assignment per
+    slot is several times faster than a getattr/setattr loop, and a slot added later is
+    copied without anyone having to remember to list it here."""
+    lines = ["def copy(self):", "    new = new_state(ClassicState)"]
+    for name in ClassicState.__slots__:
+        tail = "[:]" if name in ("owner", "armies") else ""
+        lines.append(f"    new.{name} = self.{name}{tail}")
+    lines.append("    return new")
+    scope: dict[str, Any] = {"ClassicState": ClassicState, "new_state": object.__new__}
+    exec("\n".join(lines), scope)
+    copy: Callable[[ClassicState], ClassicState] = scope["copy"]
+    return copy
+
+
+_copy = _make_copy()

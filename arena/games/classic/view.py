@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.games.classic import cards as cardlib
 from arena.games.classic.missions import MISSIONS
-from arena.games.classic.state import ClassicState, Phase
+from arena.games.classic.state import PHASE_KINDS, ClassicState, Phase
 
 if TYPE_CHECKING:
     from arena.games.classic.rules import ClassicRules
@@ -40,16 +40,17 @@ def view_for(rules: ClassicRules, state: ClassicState, seat: int) -> dict[str, A
     attack = None
     if state.attack is not None:
         attack = {"from": state.attack[0], "to": state.attack[1], "dice": state.attack[2]}
+    phase = state.phase
     return {
         "seat": seat,
         "players": state.n,
-        "phase": state.phase.name.lower(),
+        "phase": PHASE_KINDS[phase],
         "deciding": list(decision.seats) if decision else [],
         "turn_seat": state.seat,
         "round": state.round,
         "turns": state.turns,
-        "owner": list(state.owner),
-        "armies": list(state.armies),
+        "owner": state.owner[:],
+        "armies": state.armies[:],
         "reserve": list(state.reserve),
         "neutral_reserve": state.neutral_reserve,
         "hand": list(state.hands[seat]),
@@ -57,10 +58,12 @@ def view_for(rules: ClassicRules, state: ClassicState, seat: int) -> dict[str, A
         "deck_size": len(state.deck),
         "sets_traded": state.sets_traded,
         "next_set_value": next_value,
-        "to_place": state.to_place if state.phase != Phase.OVER else 0,
+        "to_place": state.to_place if phase != Phase.OVER else 0,
         "conquered_this_turn": state.conquered,
         "eliminated": list(state.eliminated),
-        "forfeited": [p for p in range(state.n) if state.forfeited[p]],
+        "forfeited": [p for p, out in enumerate(state.forfeited) if out]
+        if True in state.forfeited
+        else [],
         "always_max": list(state.always_max),
         "mission": mission,
         "headquarters": hq,
