@@ -67,3 +67,23 @@ class GameCodec(Protocol):
     def put_declarations(self, hello: pb.Hello, declarations: Mapping[str, Any]) -> None:
         """Set this game's declarations in a Hello."""
         ...
+
+    # ------------------------------------------- in-process seats (no protobuf at all)
+
+    def local_request(
+        self,
+        game: Game[Any, Any, Any],
+        seat: int,
+        view: dict[str, Any],
+        options: Any,
+        listed: list[Any],
+    ) -> tuple[int, dict[str, Any], Any, list[Any]]:
+        """What :meth:`request_from_pb` gives a bot for this request, built directly
+        (``listed`` is ``game.choices(options)``; the bot gets a list of its own)."""
+        ...
+
+    def direct_answer(self, game: Game[Any, Any, Any], answer: Any) -> Any:
+        """A bot's answer object as the game's action when it can be handed over as it is
+        (exactly what :meth:`put_action` then :meth:`action_from_pb` would give back), else
+        None: the answer then takes the wire's way, conversions and errors included."""
+        ...

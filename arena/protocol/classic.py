@@ -33,6 +33,46 @@ from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 
 ALWAYS_MAX_DEFENCE = "always_max_defence"
+_ACTION_TYPES = frozenset(
+    {
+        Attack,
+        ChooseHeadquarters,
+        Claim,
+        Defend,
+        EndAttack,
+        EndTurn,
+        Fortify,
+        Occupy,
+        Place,
+        PlaceNeutral,
+        Reroll,
+        Trade,
+    }
+)
+"""Answers an in-process bot may hand over as they are (immutable engine actions)."""
+_OPTIONAL = frozenset({"until", "die", "bonus_territory", "cards"})
+
+
+def _is_pair(value: Any) -> bool:
+    return type(value) is tuple and len(value) == 2 and all(type(v) is int for v in value)
+
+
+def _canonical(action: Action) -> bool:
+    """Whether the action is already in the form a wire round trip gives (plain ints, tuples,
+    a known re-roll policy), so that the in-process path may skip the round trip."""
+    for name in action.__dataclass_fields__:
+        value = getattr(action, name)
+        if type(value) is int or (value is None and name in _OPTIONAL):
+            continue
+        if name == "reroll" and value in REROLL_POLICIES:
+            continue
+        if name == "placements" and type(value) is tuple and all(map(_is_pair, value)):
+            continue
+        cards = name == "cards" and type(value) is tuple and len(value) == 3
+        if cards and all(type(c) is int for c in value):
+            continue
+        return False
+    return True
 
 # ------------------------------------------------------------------ board
 
@@ -314,6 +354,21 @@ class ClassicCodec:
 
     def put_action(self, message: pb.Action, action: Any) -> None:
         message.classic.CopyFrom(action_to_pb(action))
+
+    def local_request(
+        self,
+        game: Game[Any, Any, Any],
+        seat: int,
+        view: dict[str, Any],
+        options: Options,
+        listed: list[Action],
+    ) -> tuple[int, dict[str, Any], Options, list[Action]]:
+        return options.seat, view, options, list(listed)
+
+    def direct_answer(self, game: Game[Any, Any, Any], answer: Any) -> Action | None:
+        if type(answer) in _ACTION_TYPES and _canonical(answer):
+            return answer  # immutable and already in the form the wire gives back
+        return None
 
     def put_declarations(self, hello: pb.Hello, declarations: Mapping[str, Any]) -> None:
         always_max = bool(declarations.get(ALWAYS_MAX_DEFENCE, False))

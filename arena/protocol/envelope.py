@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.errors import MalformedActionError
+from arena.errors import ArenaError, MalformedActionError
 from arena.games.api import Game
 from arena.protocol import codec_for
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
@@ -66,6 +66,58 @@ def answer_to_pb(game: str, request_id: int, answer: Any) -> pb.Action:
     message = pb.Action(request_id=request_id)
     codec_for(game).put_action(message, answer)
     return message
+
+
+def local_answer(game: Game[Any, Any, Any], answer: Any) -> Any:
+    """An in-process bot's answer as the referee gets it from the wire — an option index or
+    the game's action — without protobuf where the game's mapping can hand it over as it is
+    (:meth:`GameCodec.direct_answer`), else through the wire's own conversion, so the errors
+    are the wire's word for word (a :class:`MalformedActionError`)."""
+    if type(answer) is int and answer >= 0:
+        return answer
+    name = game.info.name
+    direct = None if isinstance(answer, int) else codec_for(name).direct_answer(game, answer)
+    if direct is not None:
+        return direct
+    try:
+        message = answer_to_pb(name, 0, answer)
+    except (ArenaError, TypeError, ValueError, AttributeError) as exc:
+        raise MalformedActionError(f"malformed answer {answer!r}: {exc}") from None
+    return answer_from_pb(game, pb.Action.FromString(message.SerializeToString()))
+
+
+def local_request_fields(
+    game: Game[Any, Any, Any],
+    *,
+    seat: int,
+    request_id: int,
+    kind: str,
+    view: dict[str, Any],
+    options: Any,
+    listed: list[Any],
+    deadline_ms: int,
+    time_bank_ms: int,
+    events: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The fields :func:`request_fields` gives for the request :func:`request_to_pb` would
+    send, built without protobuf for an in-process seat (``listed`` is the game's
+    ``choices(options)``)."""
+    name = game.info.name
+    asked, bot_view, bot_options, choices = codec_for(name).local_request(
+        game, seat, view, options, listed
+    )
+    return {
+        "kind": kind,
+        "seat": asked,
+        "view": bot_view,
+        "options": bot_options,
+        "choices": choices,
+        "request_id": request_id,
+        "deadline_ms": deadline_ms,
+        "time_bank_ms": time_bank_ms,
+        "events": events,
+        "game": name,
+    }
 
 
 def answer_from_pb(game: Game[Any, Any, Any], message: pb.Action) -> Any:

@@ -96,5 +96,20 @@ class JsonCodec:
     def put_declarations(self, hello: pb.Hello, declarations: Mapping[str, Any]) -> None:
         pass  # no handshake fields: a game that takes declarations needs a mapping of its own
 
+    def local_request(
+        self,
+        game: Game[Any, Any, Any],
+        seat: int,
+        view: dict[str, Any],
+        options: Any,
+        listed: list[Any],
+    ) -> tuple[int, dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+        # Through JSON, as on the wire: the bot gets plain JSON objects of its own.
+        dicts: list[dict[str, Any]] = json.loads(_dumps([game.action_to_dict(a) for a in listed]))
+        return seat, json.loads(_dumps(view)), dicts, list(dicts)
+
+    def direct_answer(self, game: Game[Any, Any, Any], answer: Any) -> Any:
+        return None  # a dict may hold anything: through JSON, as on the wire
+
 
 CODEC: GameCodec = JsonCodec()

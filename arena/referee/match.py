@@ -20,7 +20,6 @@ import asyncio
 import statistics
 import time
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -64,6 +63,12 @@ class Seat(Protocol):
     version: str
     hello: pb.Hello
     """The bot's handshake (the games it plays, if it lists them)."""
+    local: bool
+    """An in-process seat: asked with :meth:`ask_local` (the request's fields, no protobuf)."""
+
+    async def ask_local(self, fields: dict[str, Any], timeout: float | None) -> Reply:
+        """Ask an in-process bot (only called when ``local``)."""
+        ...
 
     def declarations(self, game: str) -> dict[str, Any]:
         """What the bot declares for ``game`` before a match (from its Hello)."""
@@ -195,6 +200,9 @@ class _Verdict:
     action: Any = None
     forfeit: SeatStatus | None = None
     detail: str = ""
+    checked: bool = False
+    """Whether ``action`` was checked (or taken from the game's own choices): it is then
+    applied in place without a second check or copy."""
 
 
 class MatchRunner:
@@ -355,13 +363,16 @@ class MatchRunner:
     async def _play(self, decision: Decision) -> None:
         """Ask every seat the decision names at once, then apply what they answered."""
         asking = [s for s in decision.seats if self.seats[s] is not None and s not in self.out]
-        verdicts = dict(
-            zip(
-                asking,
-                await asyncio.gather(*(self._decide(s, decision.kind) for s in asking)),
-                strict=True,
+        if len(asking) == 1:  # awaited directly: no task, no extra turn of the event loop
+            verdicts = {asking[0]: await self._decide(asking[0], decision.kind)}
+        else:
+            verdicts = dict(
+                zip(
+                    asking,
+                    await asyncio.gather(*(self._decide(s, decision.kind) for s in asking)),
+                    strict=True,
+                )
             )
-        )
         if decision.simultaneous:
             self._apply_joint(decision, verdicts)
             return
@@ -372,7 +383,7 @@ class MatchRunner:
             if verdict.forfeit is not None:
                 self.forfeit(seat, verdict.forfeit, verdict.detail)
             elif self.pending is not None:
-                self._apply(seat, decision.kind, verdict.action)
+                self._apply(seat, decision.kind, verdict.action, verdict.checked)
 
     async def _start_seats(self) -> None:
         names = [r.bot for r in self.results]
@@ -413,17 +424,22 @@ class MatchRunner:
             "think_ms": self.last_think.get(seat),
         }
 
-    def _apply(self, seat: int, kind: str, action: Any) -> None:
-        step = self.game.apply(self.state, seat, action)
-        self._set_state(step.state)
+    def _apply(self, seat: int, kind: str, action: Any, checked: bool = False) -> None:
+        if checked:  # the referee's own state: no copy needed, and no second check
+            events = self.game.apply_unchecked(self.state, seat, action)
+            self._set_state(self.state)
+        else:
+            step = self.game.apply(self.state, seat, action)
+            events = step.events
+            self._set_state(step.state)
         self.decisions += 1
-        self._share(step.events)
+        self._share(events)
         self.record(
             {
                 "type": "decision",
                 **self._answer_record(seat, action),
                 "kind": kind,
-                "events": step.events,
+                "events": events,
             }
         )
 
@@ -458,36 +474,57 @@ class MatchRunner:
         assert handle is not None
         self.last_request.pop(seat, None)
         self.last_think.pop(seat, None)
-        unsolicited = await handle.drain()
-        if unsolicited is not None:
-            return _Verdict(forfeit=SeatStatus.PROTOCOL, detail=unsolicited)
+        local = handle.local
+        if not local:
+            unsolicited = await handle.drain()
+            if unsolicited is not None:
+                return _Verdict(forfeit=SeatStatus.PROTOCOL, detail=unsolicited)
         game, state, clock, result = self.game, self.state, self.clocks[seat], self.results[seat]
         options = game.legal_options(state, seat)
+        listed: list[Any] | None = None
         allowance = clock.allowance()
         request_id = self.next_request
         self.next_request += 1
         events, self.pending_events[seat] = self.pending_events[seat], []
-        request = envelope.request_to_pb(
-            game,
-            request_id=request_id,
-            match_id=self.match_id,
-            kind=kind,
-            view=game.view(state, seat),
-            options=options,
-            deadline_ms=0 if allowance is None else int(allowance * 1000),
-            time_bank_ms=int(clock.bank * 1000) if clock.move is not None else 0,
-            server_time_ms=int(time.time() * 1000),
-            events=events,
-        )
+        deadline_ms = 0 if allowance is None else int(allowance * 1000)
+        bank_ms = int(clock.bank * 1000) if clock.move is not None else 0
         self.last_request[seat] = request_id
-        reply = await handle.ask(request, allowance)
+        if local:  # in-process: the same request, handed over without protobuf
+            listed = list(game.choices(options))
+            fields = envelope.local_request_fields(
+                game,
+                seat=seat,
+                request_id=request_id,
+                kind=kind,
+                view=game.view(state, seat),
+                options=options,
+                listed=listed,
+                deadline_ms=deadline_ms,
+                time_bank_ms=bank_ms,
+                events=events,
+            )
+            reply = await handle.ask_local(fields, allowance)
+        else:
+            request = envelope.request_to_pb(
+                game,
+                request_id=request_id,
+                match_id=self.match_id,
+                kind=kind,
+                view=game.view(state, seat),
+                options=options,
+                deadline_ms=deadline_ms,
+                time_bank_ms=bank_ms,
+                server_time_ms=int(time.time() * 1000),
+                events=events,
+            )
+            reply = await handle.ask(request, allowance)
         while True:
             for text in reply.debug:
                 self.record({"type": "debug", "seat": seat, "request_id": request_id, "text": text})
             if reply.fault is not None:
                 return _Verdict(forfeit=FAULT_STATUS[reply.fault], detail=reply.detail)
             late = allowance is not None and reply.elapsed > allowance
-            if late or (reply.answer is None and reply.illegal is None):
+            if late or (reply.answer is None and reply.illegal is None and not reply.local):
                 clock.bank = 0.0
                 result.strikes += 1
                 result.think_ms.append(reply.elapsed * 1000)
@@ -506,15 +543,18 @@ class MatchRunner:
                     )
                 self.last_think[seat] = round(reply.elapsed * 1000, 3)
                 return _Verdict(action=game.default_action(state, seat))
-            action, answer, reason = check_answer(game, state, seat, kind, reply, options)
+            action, answer, reason = check_answer(game, state, seat, kind, reply, options, listed)
             if reason is None:
                 clock.charge(reply.elapsed)
                 result.think_ms.append(reply.elapsed * 1000)
                 self.last_think[seat] = round(reply.elapsed * 1000, 3)
-                handle.accepted(
-                    pb.ActionResult(request_id=request_id, accepted=True, strikes=result.strikes)
-                )
-                return _Verdict(action=action)
+                if not local:  # an in-process bot is told nothing of an accepted answer
+                    handle.accepted(
+                        pb.ActionResult(
+                            request_id=request_id, accepted=True, strikes=result.strikes
+                        )
+                    )
+                return _Verdict(action=action, checked=True)
             result.strikes += 1
             self.record(
                 {
@@ -542,31 +582,40 @@ LEGACY_ALWAYS_MAX = "always_max_defence"
 
 
 def check_answer(
-    game: Game[Any, Any, Any], state: Any, seat: int, kind: str, reply: Reply, options: Any
+    game: Game[Any, Any, Any],
+    state: Any,
+    seat: int,
+    kind: str,
+    reply: Reply,
+    options: Any,
+    listed: list[Any] | None = None,
 ) -> tuple[Any, Any, str | None]:
     """The reply's action if legal (and the answer as decoded), else the reason it is
-    rejected."""
+    rejected. An index picks from the game's own choices (``listed``, computed if not
+    given), legal by construction: only other answers are checked."""
     if reply.illegal is not None:
         return None, None, reply.illegal
-    assert reply.answer is not None
     answer: Any = None
     try:
-        answer = envelope.answer_from_pb(game, reply.answer)
+        if reply.local:
+            answer = envelope.local_answer(game, reply.value)
+        else:
+            assert reply.answer is not None
+            answer = envelope.answer_from_pb(game, reply.answer)
         if isinstance(answer, int):
-            listed: Sequence[Any] = game.choices(options)
+            if listed is None:
+                listed = list(game.choices(options))
             if not 0 <= answer < len(listed):
                 raise IllegalActionError(
                     f"option index {answer} out of range: this {kind} decision has "
                     f"{len(listed)} options (0..{len(listed) - 1})",
                     answer,
                 )
-            action = listed[answer]
-        else:
-            action = answer
-        game.check(state, seat, action)
+            return listed[answer], answer, None
+        game.check(state, seat, answer)
     except ArenaError as exc:
         return None, answer, str(exc)
-    return action, answer, None
+    return answer, answer, None
 
 
 def _describe(game: Game[Any, Any, Any], answer: object) -> object:

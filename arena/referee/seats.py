@@ -17,7 +17,7 @@ from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.launcher import BotProcess
 from arena.referee.server import Closed, Session
 from arena.sdk import wire
-from arena.sdk.bot import Bot, MatchInfo
+from arena.sdk.bot import Bot, MatchInfo, Request
 
 MAX_MESSAGES_PER_REQUEST = 200
 """Messages a bot may send while one request is open before it counts as a flood."""
@@ -36,9 +36,13 @@ class Reply:
     ``answer`` is the Action received (the match decodes it with its game), or None when
     nothing arrived in time; ``illegal`` is the reason an answer could not even be put on the
     wire; ``fault`` ends the seat (``crash``, ``disconnect`` or ``protocol``) with ``detail``.
+    A ``local`` reply (an in-process seat asked with ``ask_local``) holds the bot's answer
+    object itself in ``value``, which the match converts as the wire would.
     """
 
     answer: pb.Action | None = None
+    local: bool = False
+    value: Any = None
     elapsed: float = 0.0
     illegal: str | None = None
     fault: str | None = None
@@ -47,7 +51,12 @@ class Reply:
 
 
 class InProcessSeat:
-    """A Python :class:`Bot` called directly, through the same codec as a remote bot."""
+    """A Python :class:`Bot` called directly. It receives what a remote bot receives: asked
+    with :meth:`ask_local`, the very request the SDK would decode, built without protobuf
+    (the fast path, proven equal to the wire's by a test); asked with :meth:`ask`, through
+    a protobuf round trip."""
+
+    local = True
 
     def __init__(self, bot: Bot, name: str, version: str) -> None:
         self.bot = bot
@@ -55,7 +64,7 @@ class InProcessSeat:
         self.version = version
         self.hello = wire.hello(bot)
         """The Hello the bot would send over gRPC: its games and declarations come from it."""
-        self._request: pb.DecisionRequest | None = None
+        self._request: pb.DecisionRequest | Request | None = None
         self._spent = 0.0
         self._match: MatchInfo | None = None
         """The current match (from its MatchStart), as a remote SDK keeps it."""
@@ -79,6 +88,11 @@ class InProcessSeat:
         self._spent = 0.0
         return self._call(request)
 
+    async def ask_local(self, fields: dict[str, Any], timeout: float | None) -> Reply:
+        self._request = Request(**fields)
+        self._spent = 0.0
+        return self._call(self._request)
+
     async def retry(self, result: pb.ActionResult, timeout: float | None) -> Reply:
         """After a rejection, ask the bot again (it is told why through ``rejected``)."""
         assert self._request is not None
@@ -88,9 +102,12 @@ class InProcessSeat:
             return Reply(fault="crash", detail=f"rejected() raised {exc!r}")
         return self._call(self._request)
 
-    def _call(self, request: pb.DecisionRequest) -> Reply:
-        received = pb.DecisionRequest.FromString(request.SerializeToString())
-        sdk_request = wire.request(received, self._match)
+    def _call(self, request: pb.DecisionRequest | Request) -> Reply:
+        if isinstance(request, Request):
+            sdk_request = request
+        else:
+            received = pb.DecisionRequest.FromString(request.SerializeToString())
+            sdk_request = wire.request(received, self._match)
         started = time.perf_counter()
         try:
             answer = self.bot.choose(sdk_request)
@@ -103,8 +120,10 @@ class InProcessSeat:
         # Time is cumulative over retries of one request, as for a remote bot.
         elapsed = self._spent = self._spent + time.perf_counter() - started
         debug = self.bot.take_debug()
+        if sdk_request is request:
+            return Reply(local=True, value=answer, elapsed=elapsed, debug=debug)
         try:
-            message = envelope.answer_to_pb(sdk_request.game, request.request_id, answer)
+            message = envelope.answer_to_pb(sdk_request.game, sdk_request.request_id, answer)
         except (ArenaError, TypeError, ValueError, AttributeError) as exc:
             return Reply(
                 elapsed=elapsed, illegal=f"malformed answer {answer!r}: {exc}", debug=debug
@@ -134,6 +153,11 @@ class InProcessSeat:
 
 class RemoteSeat:
     """A bot process connected over a Play stream."""
+
+    local = False
+
+    async def ask_local(self, fields: dict[str, Any], timeout: float | None) -> Reply:
+        raise TypeError("a remote seat is asked with protobuf messages (ask)")
 
     def __init__(self, session: Session, process: BotProcess | None, name: str) -> None:
         self.session = session
