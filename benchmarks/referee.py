@@ -6,14 +6,18 @@ referee's own path (Registry + start_server + RemoteSeat.ask, timed on the refer
 with the ratio referee/bare (target ≤ 1.3×), plus the referee path answered by a real SDK
 bot for information; a full 2-player random game (same seed) with subprocess bots over gRPC
 (local.play) and in-process (play_match), with decisions per game, seconds, the ratio and
-the match loop's share of the gRPC game (without bot start-up and shut-down); and this
-process's peak RSS after the gRPC game, i.e. the referee's (target ≤ 100 MB; the bots are
-other processes).
+the match loop's share of the gRPC game (without bot start-up and shut-down); the gRPC
+game's match loop against its floor (the in-process game + decisions × the bare median round
+trip; target ≤ 1.3×); the SDK bot's round trip against the bare echo (target ≤ 1.25×); per
+decision in the gRPC game, the referee's CPU time and context switches during the match loop
+(getrusage RUSAGE_SELF) and the bot processes' (RUSAGE_CHILDREN, less a bot started and
+stopped with no match, twice); and this process's peak RSS after the gRPC game, i.e. the
+referee's (target ≤ 100 MB; the bots are other processes).
 
 Every client is its own process on a unix socket (it runs this file with --client); the
 rows take turns over several connections so that changing machine load hits them alike.
---profile adds an untimed round of referee exchanges under cProfile and prints where the
-referee side spends its time.
+--profile adds an untimed round of referee exchanges and an untimed gRPC game under cProfile
+and prints where the referee side spends its time in each.
 
     python benchmarks/referee.py [--exchanges N] [--seed S] [--profile]
 """
@@ -35,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +54,7 @@ from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.referee import local
+from arena.referee.host import BotHost
 from arena.referee.match import MatchResult, TimeControl, play_match
 from arena.referee.seats import RemoteSeat
 from arena.referee.server import MAX_MESSAGE_BYTES, Registry, start_server
@@ -289,23 +295,61 @@ def p99(values: list[float]) -> float:
 # ------------------------------------------------------------------ games
 
 
+@dataclass
+class Usage:
+    """CPU seconds and context switches (voluntary and not) from one getrusage reading."""
+
+    cpu: float
+    switches: int
+
+    @classmethod
+    def now(cls, who: int) -> Usage:
+        used = resource.getrusage(who)
+        return cls(used.ru_utime + used.ru_stime, used.ru_nvcsw + used.ru_nivcsw)
+
+    def __sub__(self, other: Usage) -> Usage:
+        return Usage(self.cpu - other.cpu, self.switches - other.switches)
+
+
+@dataclass
+class GrpcGame:
+    """One gRPC game: its result, seconds (whole and match loop alone), the referee's usage
+    during the match loop, the bot processes' usage (start to exit), notes on retries."""
+
+    result: MatchResult
+    seconds: float
+    loop_seconds: float | None
+    referee: Usage
+    bots: Usage
+    notes: list[str]
+
+
 def grpc_game(
-    game: Game[Any, Any, Any], spec: BotSpec, seed: int
-) -> tuple[MatchResult, float, float | None, list[str]]:
-    """local.play with two subprocess bots: the result, its seconds, the seconds of the
-    match loop alone (without starting and stopping the bots), and notes on retries.
+    game: Game[Any, Any, Any],
+    spec: BotSpec,
+    seed: int,
+    profile: cProfile.Profile | None = None,
+) -> GrpcGame:
+    """local.play with two subprocess bots, ``profile`` (if any) watching the match loop.
 
     A game whose bots did not all start is played again (at most twice) and noted."""
     notes: list[str] = []
     loop_times: list[float] = []
+    referee: list[Usage] = []
     real_run_match = local.run_match
 
     async def timed_run_match(*args: object, **kwargs: object) -> MatchResult:
+        before = Usage.now(resource.RUSAGE_SELF)
         started = time.perf_counter()
+        if profile is not None:
+            profile.enable()
         try:
             return await real_run_match(*args, **kwargs)  # type: ignore[arg-type]
         finally:
+            if profile is not None:
+                profile.disable()
             loop_times.append(time.perf_counter() - started)
+            referee.append(Usage.now(resource.RUSAGE_SELF) - before)
 
     home = os.environ.get("ARENA_HOME")
     os.environ["ARENA_HOME"] = tempfile.mkdtemp(prefix="arena-bench-home-")  # bot logs
@@ -313,9 +357,12 @@ def grpc_game(
     try:
         for _ in range(3):
             loop_times.clear()
+            referee.clear()
+            children = Usage.now(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
             result = local.play(game, [spec, spec], seed, CONTROL)
             seconds = time.perf_counter() - started
+            bots = Usage.now(resource.RUSAGE_CHILDREN) - children
             failed = [
                 f"seat {s.seat} {s.status}: {s.detail}" for s in result.seats if s.status != "OK"
             ]
@@ -329,7 +376,35 @@ def grpc_game(
             del os.environ["ARENA_HOME"]
         else:
             os.environ["ARENA_HOME"] = home
-    return result, seconds, (loop_times[0] if loop_times else None), notes
+    return GrpcGame(
+        result,
+        seconds,
+        loop_times[0] if loop_times else None,
+        referee[0] if referee else Usage(0.0, 0),
+        bots,
+        notes,
+    )
+
+
+async def idle_bot_usage(spec: BotSpec) -> Usage:
+    """What a bot process costs with no match: started, connected, its stream ended (to take
+    start-up and shut-down out of the per-decision figures)."""
+    home = os.environ.get("ARENA_HOME")
+    os.environ["ARENA_HOME"] = tempfile.mkdtemp(prefix="arena-bench-home-")
+    try:
+        before = Usage.now(resource.RUSAGE_CHILDREN)
+        async with BotHost() as host:
+            seat, why = await host.connect(spec, "idle", CONTROL.startup_time)
+            if seat is None:
+                raise SystemExit(f"the {spec.name} bot did not start: {why}")
+            await host.release(seat)
+        return Usage.now(resource.RUSAGE_CHILDREN) - before
+    finally:
+        shutil.rmtree(os.environ["ARENA_HOME"], ignore_errors=True)
+        if home is None:
+            del os.environ["ARENA_HOME"]
+        else:
+            os.environ["ARENA_HOME"] = home
 
 
 # ------------------------------------------------------------------- main
@@ -399,7 +474,13 @@ def main() -> None:
     inproc = play_match(game, [load_bot(spec), load_bot(spec)], args.seed, control=CONTROL)
     inproc_s = time.perf_counter() - started
     before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    remote, remote_s, loop_s, retried = grpc_game(game, spec, args.seed)
+    played = grpc_game(game, spec, args.seed)
+    remote, remote_s, loop_s, retried = (
+        played.result,
+        played.seconds,
+        played.loop_seconds,
+        played.notes,
+    )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     same = (inproc.decisions, inproc.winner, inproc.end, inproc.turns) == (
         remote.decisions,
@@ -430,6 +511,24 @@ def main() -> None:
     print(
         f"gRPC cost per decision ({'match loop' if loop_s else 'incl. start-up'}): {extra:.0f} µs"
     )
+    floor = inproc_s + remote.decisions * bare_median
+    print(
+        f"gRPC game / its floor (in-process game + {remote.decisions} decisions × the bare "
+        f"median round trip, {floor:.2f} s): {(loop_s or remote_s) / floor:.2f}× "
+        f"(target ≤ 1.3×; {'match loop' if loop_s else 'incl. start-up'})"
+    )
+    sdk_ratio = statistics.median(rows[2][1]) / bare_median
+    print(f"SDK bot / bare echo median round trip: {sdk_ratio:.2f}× (target ≤ 1.25×)")
+    idle = asyncio.run(idle_bot_usage(spec))
+    bots = played.bots - Usage(2 * idle.cpu, 2 * idle.switches)
+    print(
+        f"per decision in the gRPC game: referee {played.referee.cpu / remote.decisions * 1e6:.0f}"
+        f" µs CPU, {played.referee.switches / remote.decisions:.1f} context switches (match "
+        f"loop); bots {bots.cpu / remote.decisions * 1e6:.0f} µs CPU, "
+        f"{bots.switches / remote.decisions:.1f} context switches (both processes, less "
+        f"twice a bot's start-up and shut-down alone: {idle.cpu * 1e3:.0f} ms, "
+        f"{idle.switches} switches)"
+    )
     print()
     print(
         f"referee process peak RSS after the gRPC game: {peak_mb:.1f} MB (target ≤ 100 MB; "
@@ -437,13 +536,16 @@ def main() -> None:
     )
 
     if profile is not None:
-        print()
-        for order in ("tottime", "cumulative"):
-            text = io.StringIO()
-            pstats.Stats(profile, stream=text).sort_stats(order).print_stats(25)
-            print(f"referee side of the exchanges, by {order}:")
-            print(text.getvalue().split("\n\n", 2)[-1].rstrip())
+        game_profile = cProfile.Profile()
+        grpc_game(game, spec, args.seed, game_profile)  # untimed: profiling slows it
+        for watched, what in ((profile, "the exchanges"), (game_profile, "the gRPC game")):
             print()
+            for order in ("tottime", "cumulative"):
+                text = io.StringIO()
+                pstats.Stats(watched, stream=text).sort_stats(order).print_stats(25)
+                print(f"referee side of {what}, by {order}:")
+                print(text.getvalue().split("\n\n", 2)[-1].rstrip())
+                print()
 
 
 if __name__ == "__main__":

@@ -32,15 +32,18 @@ def hello_to_pb(
     version: str,
     games: Sequence[str],
     declarations: Mapping[str, Mapping[str, Any]],
+    skip_accepted_results: bool = False,
 ) -> pb.Hello:
     """A bot's Hello: the games it plays (none listed: not checked, as for every bot of
-    before games were declared) and, per game, what it declares."""
+    before games were declared), per game what it declares, and whether it can do without
+    an ActionResult after an accepted answer (a v1 bot does not say so: it gets them all)."""
     hello = pb.Hello(
         token=token,
         bot_name=name,
         bot_version=version,
         protocol_version=PROTOCOL_VERSION,
         games=list(games),
+        skip_accepted_results=skip_accepted_results,
     )
     for game, declared in declarations.items():
         codec_for(game).put_declarations(hello, declared)

@@ -6,7 +6,6 @@ remote bot receives (the request is serialised and parsed back through the codec
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -165,6 +164,7 @@ class RemoteSeat:
         self.name = name or session.hello.bot_name
         self.version = session.hello.bot_version
         self.hello = session.hello
+        self._skip_accepted = session.hello.skip_accepted_results
         # Request ids on the wire never repeat on one stream: a match numbers its requests
         # from 1, and this seat sends them shifted past every id an earlier match sent on
         # this stream (``_offset``). A late answer from an earlier match then has an id at
@@ -224,6 +224,9 @@ class RemoteSeat:
         return await self._wait(timeout)
 
     def accepted(self, result: pb.ActionResult) -> None:
+        """Send the result, unless it is an acceptance and the bot's Hello said it needs none."""
+        if result.accepted and self._skip_accepted:
+            return
         self.session.send(self._result(result))
 
     async def _wait(self, timeout: float | None) -> Reply:
@@ -235,9 +238,9 @@ class RemoteSeat:
             if remaining is not None and remaining <= 0:
                 self.timed_out = True
                 return Reply(elapsed=time.perf_counter() - self._started, debug=debug)
-            try:
-                message = await asyncio.wait_for(self.session.inbox.get(), remaining)
-            except TimeoutError:
+            inbox = self.session.inbox
+            message = inbox.get_nowait() if inbox.qsize() else await inbox.get(remaining)
+            if message is None:  # nothing within the time left
                 self.timed_out = True
                 return Reply(elapsed=time.perf_counter() - self._started, debug=debug)
             elapsed = time.perf_counter() - self._started

@@ -11,9 +11,11 @@ import contextlib
 import os
 import secrets
 import socket
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import grpc
 
@@ -31,6 +33,8 @@ only sees it end, like a disconnect; between the two the referee reads the messa
 it a protocol fault (gRPC's own limit cannot be told apart from the bot closing its stream)."""
 
 
+T = TypeVar("T")
+
 UNREADABLE_FIRST = "the first message must be Hello; it could not be read as a BotMessage"
 """The detail of the INVALID_ARGUMENT status that ends a stream whose first bytes do not parse."""
 
@@ -43,14 +47,64 @@ class Closed:
     detail: str
 
 
+class Mailbox(Generic[T]):
+    """A queue with one reader, which may wait with a time limit.
+
+    Lighter than ``asyncio.wait_for(queue.get(), t)``, which starts a task for every
+    message: a waiting reader parks on one future, woken by the next put or by a timer.
+    """
+
+    def __init__(self) -> None:
+        self._items: deque[T] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: T) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def get_nowait(self) -> T:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    async def get(self, timeout: float | None = None) -> T | None:
+        """The next item; None if none came within ``timeout`` seconds (None: no limit)."""
+        if not self._items:
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+                if timer is not None:
+                    timer.cancel()
+            if not self._items:
+                return None
+        return self._items.popleft()
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 class Session:
     """One bot process's stream: what it said in its Hello, its inbox and its outbox."""
 
     def __init__(self, token: str, hello: pb.Hello) -> None:
         self.token = token
         self.hello = hello
-        self.inbox: asyncio.Queue[pb.BotMessage | Closed] = asyncio.Queue()
-        self.outbox: asyncio.Queue[pb.RefereeMessage | None] = asyncio.Queue()
+        self.inbox: Mailbox[pb.BotMessage | Closed] = Mailbox()
+        self.outbox: Mailbox[pb.RefereeMessage | None] = Mailbox()
         self.closed: Closed | None = None
 
     def send(self, message: pb.RefereeMessage) -> None:
@@ -131,7 +185,11 @@ class RefereeServicer(arena_pb2_grpc.RefereeServicer):
             welcome=pb.Welcome(protocol_version=PROTOCOL_VERSION, referee_version=__version__)
         )
         try:
-            while (message := await session.outbox.get()) is not None:
+            outbox = session.outbox
+            while True:
+                message = outbox.get_nowait() if outbox.qsize() else await outbox.get()
+                if message is None:
+                    break
                 yield message
         finally:
             reader.cancel()

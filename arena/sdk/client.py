@@ -1,14 +1,17 @@
 """Playing over gRPC: connect to the referee named by ARENA_ADDRESS / ARENA_TOKEN and answer.
 
-One stream carries every match the referee has for this process, one after another.
+One stream carries every match the referee has for this process, one after another. The
+client runs on one thread over ``grpc.aio``: each DecisionRequest is answered as it is read
+(``Bot.choose`` is called directly, so the bot's think time holds the loop: there is nothing
+else for it to do). Its Hello says it needs no ActionResult for an accepted answer, so the
+referee sends one only for a rejection, which is answered again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
-import queue
 import sys
-from collections.abc import Iterator
 
 import grpc
 
@@ -21,6 +24,12 @@ from arena.sdk.bot import Bot, MatchInfo, Request
 ADDRESS_ENV = "ARENA_ADDRESS"
 TOKEN_ENV = "ARENA_TOKEN"
 EXIT_REFUSED = 2
+REFUSED = (
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.INVALID_ARGUMENT,
+)
+"""The statuses of a refused handshake (wrong token, protocol version, no Hello first)."""
 
 
 def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
@@ -34,34 +43,8 @@ def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
     if not address:
         print(f"{bot.name}: set {ADDRESS_ENV} (and {TOKEN_ENV}) to the referee's", file=sys.stderr)
         return EXIT_REFUSED
-    outgoing: queue.Queue[pb.BotMessage | None] = queue.Queue()
-    outgoing.put(pb.BotMessage(hello=wire.hello(bot, token)))
-
-    def messages() -> Iterator[pb.BotMessage]:
-        while (message := outgoing.get()) is not None:
-            yield message
-
-    channel = grpc.insecure_channel(address)
     try:
-        stream = arena_pb2_grpc.RefereeStub(channel).Play(messages())
-        current: Request | None = None
-        match: MatchInfo | None = None  # a DecisionRequest does not repeat its game and seat
-        for message in stream:
-            kind = message.WhichOneof("message")
-            if kind == "match_start":
-                match = wire.match_info(message.match_start)
-                bot.start(match)
-            elif kind == "decision":
-                current = wire.request(message.decision, match)
-                _answer(bot, current, outgoing)
-            elif kind == "action_result":
-                result = message.action_result
-                if not result.accepted and current and result.request_id == current.request_id:
-                    bot.rejected(result.reason)
-                    _answer(bot, current, outgoing)
-            elif kind == "match_end":
-                current = None
-                bot.finish(envelope.match_end_to_dict(message.match_end))
+        asyncio.run(_play(bot, address, token))
         return 0
     except grpc.RpcError as exc:
         code = exc.code() if hasattr(exc, "code") else None
@@ -69,20 +52,47 @@ def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
             f"{bot.name}: referee: {code}: {exc.details() if hasattr(exc, 'details') else exc}",
             file=sys.stderr,
         )
-        refused = (
-            grpc.StatusCode.UNAUTHENTICATED,
-            grpc.StatusCode.FAILED_PRECONDITION,
-            grpc.StatusCode.INVALID_ARGUMENT,
-        )
-        return EXIT_REFUSED if code in refused else 1
-    finally:
-        outgoing.put(None)
-        channel.close()
+        return EXIT_REFUSED if code in REFUSED else 1
 
 
-def _answer(bot: Bot, request: Request, outgoing: queue.Queue[pb.BotMessage | None]) -> None:
+async def _play(bot: Bot, address: str, token: str) -> None:
+    """The stream: Hello, then every match until the referee ends it (``read`` raises the
+    RpcError of a stream that ends with another status than OK)."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = arena_pb2_grpc.RefereeStub(channel).Play()
+        await _send(call, pb.BotMessage(hello=wire.hello(bot, token, skip_accepted_results=True)))
+        current: Request | None = None
+        match: MatchInfo | None = None  # a DecisionRequest does not repeat its game and seat
+        while (message := await call.read()) is not grpc.aio.EOF:
+            kind = message.WhichOneof("message")
+            if kind == "decision":
+                current = wire.request(message.decision, match)
+                await _answer(bot, current, call)
+            elif kind == "action_result":
+                result = message.action_result
+                if not result.accepted and current and result.request_id == current.request_id:
+                    bot.rejected(result.reason)
+                    await _answer(bot, current, call)
+            elif kind == "match_start":
+                match = wire.match_info(message.match_start)
+                bot.start(match)
+            elif kind == "match_end":
+                current = None
+                bot.finish(envelope.match_end_to_dict(message.match_end))
+
+
+async def _answer(bot: Bot, request: Request, call: grpc.aio.StreamStreamCall) -> None:
     answer = bot.choose(request)
     for text in bot.take_debug():
-        outgoing.put(pb.BotMessage(debug=pb.DebugText(text=text)))
+        await _send(call, pb.BotMessage(debug=pb.DebugText(text=text)))
     message = envelope.answer_to_pb(request.game, request.request_id, answer)
-    outgoing.put(pb.BotMessage(action=message))
+    await _send(call, pb.BotMessage(action=message))
+
+
+async def _send(call: grpc.aio.StreamStreamCall, message: pb.BotMessage) -> None:
+    """Write ``message``; dropped if the referee already ended the stream normally (it
+    ignores what a seat sends after its match is over; the reads then meet the end)."""
+    try:
+        await call.write(message)
+    except asyncio.InvalidStateError:
+        return

@@ -9,8 +9,9 @@ from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.sdk.bot import Bot, MatchInfo, Request
 
 
-def hello(bot: Bot, token: str = "") -> pb.Hello:
-    """The Hello a bot sends: its name, version, games and what it declares for each."""
+def hello(bot: Bot, token: str = "", skip_accepted_results: bool = False) -> pb.Hello:
+    """The Hello a bot sends: its name, version, games and what it declares for each (the
+    gRPC client also says it needs no ActionResult for an accepted answer)."""
     declaring = bot.games or envelope.DEFAULT_GAMES
     return envelope.hello_to_pb(
         token=token,
@@ -18,6 +19,7 @@ def hello(bot: Bot, token: str = "") -> pb.Hello:
         version=bot.version,
         games=bot.games,
         declarations={game: bot.declarations(game) for game in declaring},
+        skip_accepted_results=skip_accepted_results,
     )
 
 

@@ -52,7 +52,7 @@ class RefereeMessage(_message.Message):
     def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., action_result: _Optional[_Union[ActionResult, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "always_max_defence", "games", "classic")
+    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "always_max_defence", "games", "classic", "skip_accepted_results")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -60,6 +60,7 @@ class Hello(_message.Message):
     ALWAYS_MAX_DEFENCE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     CLASSIC_FIELD_NUMBER: _ClassVar[int]
+    SKIP_ACCEPTED_RESULTS_FIELD_NUMBER: _ClassVar[int]
     token: str
     bot_name: str
     bot_version: str
@@ -67,7 +68,8 @@ class Hello(_message.Message):
     always_max_defence: bool
     games: _containers.RepeatedScalarFieldContainer[str]
     classic: _classic_pb2.ClassicHello
-    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., always_max_defence: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., classic: _Optional[_Union[_classic_pb2.ClassicHello, _Mapping]] = ...) -> None: ...
+    skip_accepted_results: bool
+    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., always_max_defence: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., classic: _Optional[_Union[_classic_pb2.ClassicHello, _Mapping]] = ..., skip_accepted_results: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("protocol_version", "referee_version")

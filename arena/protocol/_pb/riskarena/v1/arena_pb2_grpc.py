@@ -55,7 +55,8 @@ class RefereeServicer:
         parse as a BotMessage: detail "the first message must be Hello; it could not be read
         as a BotMessage") or DEADLINE_EXCEEDED (no Hello in time).
         2. For each match: MatchStart, then DecisionRequests; the bot answers each with one
-        Action echoing its request_id, and gets an ActionResult. A rejected action may be
+        Action echoing its request_id, and gets an ActionResult (only when it is rejected,
+        for a bot whose Hello sets skip_accepted_results). A rejected action may be
         retried before the deadline. MatchEnd closes the match; another MatchStart may follow.
         A seat that forfeits (strikes, a protocol fault) is sent nothing more in that match
         but its last ActionResult (when a rejection was the last strike) and the MatchEnd
