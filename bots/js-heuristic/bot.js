@@ -304,6 +304,8 @@ function main() {
       // message and in the deprecated field 5 (read by referees of before games were declared).
       classic: { always_max_defence: true },
       always_max_defence: true,
+      // No ActionResult for an accepted answer: the referee sends one only for a rejection.
+      skip_accepted_results: true,
     },
   });
 

@@ -142,6 +142,8 @@ function main() {
       // message; the deprecated always_max_defence (field 5) too, for referees of before.
       classic: { always_max_defence: false },
       always_max_defence: false,
+      // No ActionResult for an accepted answer: the referee sends one only for a rejection.
+      skip_accepted_results: true,
     },
   });
 
@@ -159,7 +161,8 @@ function main() {
         answer(current);
         break;
       case "action_result": {
-        // Sent for every answer. A rejection (a strike) carries the reason; answer again.
+        // Sent only for a rejection (the Hello asked for no accepted results): a strike,
+        // with the reason; answer again.
         const r = msg.action_result;
         if (!r.accepted && current && String(r.request_id) === String(current.request_id)) {
           console.error(`${BOT_NAME}: answer rejected (${r.strikes} strikes): ${r.reason}`);
