@@ -46,7 +46,7 @@ from arena.protocol import classic as cmap
 from arena.protocol import envelope
 from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
-from arena.referee.match import TimeControl, play_match
+from arena.referee.match import TimeControl, play_match, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.referee.server import (
     MAX_MESSAGE_BYTES,
@@ -852,3 +852,68 @@ def test_in_process_seat_hears_the_rejection_that_ends_its_match():
     seat.accepted(pb.ActionResult(request_id=3, accepted=True))
     seat.accepted(pb.ActionResult(request_id=4, accepted=False, reason="the last straw"))
     assert heard == ["the last straw"]
+
+
+# ------------------------------------------------ ActionResult after accepted answers
+
+
+async def _play_answering(stream: Stream, rejected_first: int) -> list[str]:
+    """Answer every decision with its option 0, but the ``rejected_first``-th one first with
+    an index out of range (answered again after its rejection); what arrived, in order."""
+    received: list[str] = []
+    decisions = 0
+    while isinstance(message := await stream.reply(), pb.RefereeMessage):
+        kind = message.WhichOneof("message")
+        if kind == "action_result":
+            kind = f"{kind}:{'accepted' if message.action_result.accepted else 'rejected'}"
+        received.append(kind or "")
+        if kind == "decision":
+            decisions += 1
+            rid = message.decision.request_id
+            bad = decisions == rejected_first
+            stream.send(_action(rid, 9999 if bad else 0))
+        elif kind == "action_result:rejected":
+            stream.send(_action(message.action_result.request_id, 0))
+        elif kind == "match_end":
+            stream.half_close()
+    return received
+
+
+@pytest.mark.parametrize("skip", [True, False])
+def test_action_results_after_accepted_answers_only_when_the_hello_asks_for_them(tmp_path, skip):
+    # Hello.skip_accepted_results: no ActionResult for an accepted answer, one for a
+    # rejection. A bot that does not set it (every v1 bot) gets one for every answer.
+    async def test(registry: Registry, channel: grpc.aio.Channel) -> None:
+        seats: list[Any] = []
+        clients = []
+        for seat in range(2):
+            token = registry.issue(f"seat {seat}")
+            stream = Stream(channel)
+            message = hello(token)
+            message.hello.skip_accepted_results = skip
+            stream.send(message)
+            session = await registry.wait(token, 60)
+            assert session is not None
+            seats.append(RemoteSeat(session, None, f"probe{seat}"))
+            clients.append(asyncio.create_task(_play_answering(stream, 3 + seat)))
+        game = ClassicGame(ClassicConfig.parse({"max_rounds": "3"}, 2))
+        control = TimeControl(move_time=30.0, time_bank=60.0)
+        result = await run_match(game, seats, 5, control=control)
+        for seat in seats:
+            await seat.close()
+        received = await asyncio.wait_for(asyncio.gather(*clients), 60)
+        assert [s.status for s in result.seats] == ["OK", "OK"]
+        for seat, kinds in enumerate(received):
+            decisions = kinds.count("decision")
+            assert kinds[:2] == ["welcome", "match_start"] and kinds[-1] == "match_end"
+            assert kinds.count("action_result:rejected") == 1  # the one rejection
+            assert kinds.count("action_result:accepted") == (0 if skip else decisions)
+            assert result.seats[seat].strikes == 1 and decisions > 10
+            at = kinds.index("action_result:rejected")
+            assert kinds[at - 1] == "decision"
+            # Answered again: then the next request (or the end), or its acceptance (v1).
+            assert kinds[at + 1] in (
+                ("decision", "match_end") if skip else ("action_result:accepted",)
+            )
+
+    serve(tmp_path, test)
