@@ -144,6 +144,7 @@ def test_an_in_process_seat_tells_its_bot_the_game_of_the_match(monkeypatch) -> 
 
     # A variant that travels in classic's messages, for this test only.
     monkeypatch.setattr(arena.protocol, "_CODECS", dict(arena.protocol._CODECS))
+    monkeypatch.setattr(arena.protocol, "_LOADED", dict(arena.protocol._LOADED))
     arena.protocol.register_codec("classic-variant", "arena.protocol.classic")
     game = load("classic").configure({}, 3)
     state = game.new_game(1)

@@ -18,20 +18,20 @@ GENERIC = "arena.protocol.generic"
 """The mapping of every game without a module of its own: JSON in the ``*_json`` fields."""
 
 
-_LOADED: dict[tuple[str, str], GameCodec] = {}
-"""Mappings already imported, by (game, module): asked for on every message."""
+_LOADED: dict[str, GameCodec] = {}
+"""Each game's mapping once imported (asked for on every message)."""
 
 
 def register_codec(game: str, module: str) -> None:
     """Give ``game`` its own mapping module (one that defines ``CODEC``)."""
     _CODECS[game] = module
+    _LOADED.pop(game, None)
 
 
 def codec_for(game: str) -> GameCodec:
     """The wire mapping of ``game``: its own module's, else the JSON one of
     :mod:`arena.protocol.generic`."""
-    key = (game, _CODECS.get(game, GENERIC))
-    codec = _LOADED.get(key)
+    codec = _LOADED.get(game)
     if codec is None:
-        codec = _LOADED[key] = importlib.import_module(key[1]).CODEC
+        codec = _LOADED[game] = importlib.import_module(_CODECS.get(game, GENERIC)).CODEC
     return codec

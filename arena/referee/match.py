@@ -434,14 +434,15 @@ class MatchRunner:
             self._set_state(step.state)
         self.decisions += 1
         self._share(events)
-        self.record(
-            {
-                "type": "decision",
-                **self._answer_record(seat, action),
-                "kind": kind,
-                "events": events,
-            }
-        )
+        if self.writer is not None:  # (the record's action dict costs: only for a replay)
+            self.writer.write(
+                {
+                    "type": "decision",
+                    **self._answer_record(seat, action),
+                    "kind": kind,
+                    "events": events,
+                }
+            )
 
     def _apply_joint(self, decision: Decision, verdicts: dict[int, _Verdict]) -> None:
         """Hand the game every seat's answer at once (a default for a seat that has none),
@@ -490,7 +491,8 @@ class MatchRunner:
         bank_ms = int(clock.bank * 1000) if clock.move is not None else 0
         self.last_request[seat] = request_id
         if local:  # in-process: the same request, handed over without protobuf
-            listed = list(game.choices(options))
+            found = game.choices(options)
+            listed = found if type(found) is list else list(found)
             fields = envelope.local_request_fields(
                 game,
                 seat=seat,
