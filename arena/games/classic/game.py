@@ -129,8 +129,7 @@ class ClassicGame:
         self.rules.check(state, seat, action)
 
     def apply(self, state: ClassicState, seat: int, action: Action) -> Step[ClassicState]:
-        step = self.rules.apply(state, seat, action)
-        return Step(step.state, step.events)
+        return self.rules.apply(state, seat, action)
 
     def apply_joint(self, state: ClassicState, actions: Mapping[int, Action]) -> Step[ClassicState]:
         """Every answer is checked against ``state`` first; then they are applied in seat
@@ -154,8 +153,7 @@ class ClassicGame:
         return self.rules.default_action(state, seat)
 
     def forfeit(self, state: ClassicState, seat: int) -> Step[ClassicState]:
-        step = self.rules.forfeit(state, seat)
-        return Step(step.state, step.events)
+        return self.rules.forfeit(state, seat)
 
     def view(self, state: ClassicState, seat: int) -> dict[str, Any]:
         return self.rules.view(state, seat)
