@@ -5,6 +5,7 @@ JSON keys use the rule book's words (``from``, ``to``, ``dice``); territories an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -153,33 +154,52 @@ KIND_OF: dict[type, str] = {
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     """The JSON form of an action: ``{"kind": ..., fields...}``."""
-    kind = KIND_OF[type(action)]
-    match action:
-        case Claim(t) | PlaceNeutral(t) | ChooseHeadquarters(t):
-            return {"kind": kind, "territory": t}
-        case Place(placements):
-            return {"kind": kind, "placements": [list(p) for p in placements]}
-        case Trade(cards, bonus):
-            out: dict[str, Any] = {"kind": kind, "cards": None if cards is None else list(cards)}
-            if bonus is not None:
-                out["bonus_territory"] = bonus
-            return out
-        case Attack(src, dst, dice, until, reroll):
-            out = {"kind": kind, "from": src, "to": dst, "dice": dice}
-            if until is not None:
-                out["until"] = until
-            if reroll != "ask":
-                out["reroll"] = reroll
-            return out
-        case Defend(dice):
-            return {"kind": kind, "dice": dice}
-        case Reroll(die):
-            return {"kind": kind, "die": die}
-        case Occupy(armies):
-            return {"kind": kind, "armies": armies}
-        case Fortify(src, dst, armies):
-            return {"kind": kind, "from": src, "to": dst, "armies": armies}
-    return {"kind": kind}
+    return _TO_DICT[type(action)](action)
+
+
+def _territory_dict(a: Claim | PlaceNeutral | ChooseHeadquarters) -> dict[str, Any]:
+    return {"kind": KIND_OF[type(a)], "territory": a.territory}
+
+
+def _place_dict(a: Place) -> dict[str, Any]:
+    return {"kind": "place", "placements": [list(p) for p in a.placements]}
+
+
+def _trade_dict(a: Trade) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": "trade", "cards": None if a.cards is None else list(a.cards)}
+    if a.bonus_territory is not None:
+        out["bonus_territory"] = a.bonus_territory
+    return out
+
+
+def _attack_dict(a: Attack) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": "attack", "from": a.source, "to": a.target, "dice": a.dice}
+    if a.until is not None:
+        out["until"] = a.until
+    if a.reroll != "ask":
+        out["reroll"] = a.reroll
+    return out
+
+
+def _fortify_dict(a: Fortify) -> dict[str, Any]:
+    return {"kind": "fortify", "from": a.source, "to": a.target, "armies": a.armies}
+
+
+_TO_DICT: dict[type, Callable[[Any], dict[str, Any]]] = {
+    Claim: _territory_dict,
+    PlaceNeutral: _territory_dict,
+    ChooseHeadquarters: _territory_dict,
+    Place: _place_dict,
+    Trade: _trade_dict,
+    Attack: _attack_dict,
+    EndAttack: lambda a: {"kind": "end_attack"},
+    Defend: lambda a: {"kind": "defend", "dice": a.dice},
+    Reroll: lambda a: {"kind": "reroll", "die": a.die},
+    Occupy: lambda a: {"kind": "occupy", "armies": a.armies},
+    Fortify: _fortify_dict,
+    EndTurn: lambda a: {"kind": "end_turn"},
+}
+"""The JSON form of each action class, looked up by exact type (a dict beats a ``match``)."""
 
 
 def _int(data: dict[str, Any], key: str) -> int:

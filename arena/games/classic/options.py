@@ -6,8 +6,9 @@ One flat record per decision; each kind fills the fields it needs (see :class:`O
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.errors import IllegalActionError
 from arena.games.classic.actions import (
@@ -94,44 +95,99 @@ def choices(options: Options) -> list[Action]:
     """
     kind = options.kind
     if kind == "attack":
-        get = _ATTACKS.get
-        listed: list[Action] = [get(a) or _attack(a) for a in options.attacks]
+        listed: list[Action] = _ATTACKS.many(options.attacks)
         listed.append(_END_ATTACK)
         return listed
-    if kind == "claim":
-        return [Claim(t) for t in options.territories]
+    if kind == "fortify":
+        listed = _FORTIFIES.many(options.fortifies)
+        listed.append(_END_TURN)
+        return listed
     if kind in ("place", "reinforce"):
-        return [Place.on(t, options.armies) for t in options.territories]
-    if kind == "place_neutral":
-        return [PlaceNeutral(t) for t in options.territories]
-    if kind == "headquarters":
-        return [ChooseHeadquarters(t) for t in options.territories]
-    if kind == "trade":
-        found: list[Action] = [Trade(s) for s in options.sets]
-        return found if options.required else [*found, Trade(None)]
+        armies = options.armies
+        return _PLACES.many([(t, armies) for t in options.territories])
+    if kind == "occupy":
+        return list(_OCCUPY.upto(options.max_armies)[options.min_armies : options.max_armies + 1])
     if kind == "defend":
-        return [Defend(d) for d in range(1, options.max_dice + 1)]
+        return list(_DEFENDS.upto(options.max_dice)[1 : options.max_dice + 1])
+    if kind == "claim":
+        return _pick(_CLAIMS, options.territories)
+    if kind == "place_neutral":
+        return _pick(_NEUTRALS, options.territories)
+    if kind == "headquarters":
+        return _pick(_HEADQUARTERS, options.territories)
+    if kind == "trade":
+        listed = _TRADES.many(options.sets)
+        if not options.required:
+            listed.append(_NO_TRADE)
+        return listed
     if kind == "reroll":
         return [*(Reroll(i) for i in range(len(options.attacker_dice))), Reroll(None)]
-    if kind == "occupy":
-        return [Occupy(n) for n in range(options.min_armies, options.max_armies + 1)]
-    if kind == "fortify":
-        return [*(Fortify(f, t, m) for f, t, m in options.fortifies), _END_TURN]
     raise ValueError(f"unknown decision kind {kind!r}")
 
 
-_ATTACKS: dict[tuple[int, int, int], Attack] = {}
-"""``Attack(from, to, dice)`` by its (from, to, dice) triple. Actions are immutable values, so
-handing out one shared instance per triple is indistinguishable from building a new one (and
-several times faster than a frozen dataclass's ``__init__``); the key space is bounded by the
-board's edges × 3 dice."""
+# Actions are immutable values, so handing out one shared instance per value is
+# indistinguishable from building a new one, and several times faster than a frozen
+# dataclass's ``__init__`` (which dominated option listing). Every table below is keyed by
+# everything its action is built from.
+
+K = TypeVar("K")
+A = TypeVar("A")
+
+
+class _Shared(dict[K, A]):
+    """Actions by what they are built from, made on first use; cleared when it reaches
+    ``limit`` entries, so unusual games (huge army counts) cannot grow it without bound."""
+
+    def __init__(self, make: Callable[[K], A], limit: int = 1 << 16) -> None:
+        super().__init__()
+        self.make, self.limit = make, limit
+
+    def many(self, keys: Iterable[K]) -> list[Action]:
+        """The action of each key, in order."""
+        get, new = self.get, self.new
+        return [get(k) or new(k) for k in keys]  # type: ignore[misc]
+
+    def new(self, key: K) -> A:
+        if len(self) >= self.limit:
+            self.clear()
+        made = self[key] = self.make(key)
+        return made
+
+
+_ATTACKS: _Shared[tuple[int, int, int], Attack] = _Shared(lambda k: Attack(*k))
+_FORTIFIES: _Shared[tuple[int, int, int], Fortify] = _Shared(lambda k: Fortify(*k))
+_PLACES: _Shared[tuple[int, int], Place] = _Shared(lambda k: Place.on(*k))
+_TRADES: _Shared[tuple[int, int, int], Trade] = _Shared(Trade)
 _END_ATTACK = EndAttack()
 _END_TURN = EndTurn()
+_NO_TRADE = Trade(None)
 
 
-def _attack(triple: tuple[int, int, int]) -> Attack:
-    made = _ATTACKS[triple] = Attack(*triple)
-    return made
+class _Row(list[A]):
+    """``make(0), make(1), …`` as shared instances, grown on demand (an index is a territory
+    id, a die count or an army count, all small)."""
+
+    def __init__(self, make: Callable[[int], A]) -> None:
+        super().__init__()
+        self.make = make
+
+    def upto(self, last: int) -> _Row[A]:
+        """This row, holding at least indices ``0..last``."""
+        if last >= len(self):
+            self.extend(self.make(n) for n in range(len(self), last + 1))
+        return self
+
+
+_CLAIMS: _Row[Claim] = _Row(Claim)
+_NEUTRALS: _Row[PlaceNeutral] = _Row(PlaceNeutral)
+_HEADQUARTERS: _Row[ChooseHeadquarters] = _Row(ChooseHeadquarters)
+_OCCUPY: _Row[Occupy] = _Row(Occupy)
+_DEFENDS: _Row[Defend] = _Row(Defend)
+
+
+def _pick(row: _Row[A], ids: tuple[int, ...]) -> list[Action]:
+    listed = row.upto(max(ids, default=0))
+    return [listed[t] for t in ids]  # type: ignore[misc]
 
 
 def action_from_index(options: Options, index: int) -> Action:
