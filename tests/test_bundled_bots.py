@@ -8,6 +8,9 @@ from arena.bots import bundled_bots, find_bot, load_bot
 from arena.referee.match import play_match
 from tests.classic_helpers import game_of, rules_for
 
+pytestmark = pytest.mark.usefixtures("both_in_process_paths")
+"""Every test here runs on both in-process paths (see tests/conftest.py)."""
+
 VARIANTS = [
     (2, {}),
     (3, {"mode": "mission"}),

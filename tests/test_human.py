@@ -75,6 +75,7 @@ def play(human: HumanBot, opponents: list[str], seed: int, max_rounds: int) -> M
     return play_match(game_of(rules), [human, *(load_bot(find_bot(b)) for b in opponents)], seed)
 
 
+@pytest.mark.usefixtures("both_in_process_paths")
 def test_a_whole_game_from_option_zero_at_every_prompt():
     human = Recorded(always("0"))
     result = play(human, ["random"], seed=3, max_rounds=4)
@@ -111,6 +112,7 @@ def test_the_board_shows_every_territory_by_continent_with_owner_and_armies():
     assert "{'type'" not in human.out.getvalue()  # no raw event dicts
 
 
+@pytest.mark.usefixtures("both_in_process_paths")
 def test_events_are_told_in_words_with_territory_and_player_names():
     human = Recorded(always("0"))
     play(human, ["aggressive"], seed=3, max_rounds=4)
@@ -161,6 +163,7 @@ def test_an_out_of_range_number_is_answered_with_the_valid_range():
     assert "must be a JSON object" not in human.out.getvalue()
 
 
+@pytest.mark.usefixtures("both_in_process_paths")
 def test_words_and_wrong_actions_are_explained_without_a_strike():
     answers = ["banana", "", '{"kind": "end_turn"}', "-1", "0"]
     human = Recorded(Typist(lambda request, tries: answers[min(tries, len(answers)) - 1]))
@@ -196,6 +199,7 @@ def test_an_attack_that_would_roll_past_its_armies_is_explained_before_it_is_sen
         assert f"  until must be from 1 to {armies - 1} {keeps}: choose 0-" in text
 
 
+@pytest.mark.usefixtures("both_in_process_paths")
 def test_json_actions_take_territory_names():
     """Reinforcements split by name, and never attacking: the seat draws no card."""
 

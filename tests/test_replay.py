@@ -19,6 +19,9 @@ from arena.replay import FORMAT, VERSION, ReplayWriter, read, verify
 from arena.sdk import Bot, Request
 from tests.classic_helpers import game_of, rules_for
 
+pytestmark = pytest.mark.usefixtures("both_in_process_paths")
+"""Every test here runs on both in-process paths (see tests/conftest.py)."""
+
 
 def random_bots(n: int) -> list[Bot]:
     return [load_bot(find_bot("random")) for _ in range(n)]

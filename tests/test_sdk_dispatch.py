@@ -7,12 +7,17 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from arena.bots import read_spec
 from arena.referee import local
 from arena.referee.match import TimeControl, play_match
 from arena.sdk import Answer, Bot, EndAttack, Request
 from arena.sdk.classic import KINDS
 from tests.classic_helpers import game_of, rules_for
+
+pytestmark = pytest.mark.usefixtures("both_in_process_paths")
+"""Every test here runs on both in-process paths (see tests/conftest.py)."""
 
 STARTUP = 60.0
 """Generous: a loaded machine may take many seconds to start a Python bot."""

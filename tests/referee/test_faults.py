@@ -403,6 +403,7 @@ def _slow_first_answers(count: int, pause: float):
 
 
 @pytest.mark.parametrize("untimed", [frozenset({0}), frozenset()])
+@pytest.mark.usefixtures("both_in_process_paths")
 def test_an_untimed_seat_is_never_on_the_clock(untimed):
     """``untimed`` (the human seat) must reach the clocks: slow answers are no strikes."""
     from arena.bots import find_bot, load_bot
