@@ -44,6 +44,14 @@ class Streams:
         """The *i*-th die of the match, 1..6."""
         return int(self._block("dice", i // BLOCK)[i % BLOCK] * 6) + 1
 
+    def dice(self, i: int, n: int) -> tuple[int, ...]:
+        """Dice ``i .. i+n-1`` of the match (the same values as :meth:`die` one by one)."""
+        start = i % BLOCK
+        if start + n <= BLOCK:
+            block = self._block("dice", i // BLOCK)
+            return tuple([int(u * 6) + 1 for u in block[start : start + n]])
+        return tuple([self.die(k) for k in range(i, i + n)])
+
     def pick(self, stream: str, i: int, n: int) -> int:
         """A uniform index in ``range(n)`` taken from the *i*-th value of ``stream``."""
         return int(self.unit(stream, i) * n)

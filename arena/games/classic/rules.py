@@ -106,6 +106,7 @@ class ClassicRules:
         b = self.board
         self._symbols = b.card_symbols
         self._neighbours = b.neighbours
+        self._size = b.size
         self._ids = range(b.size)
         self._adjacent = b.adjacent
         self._continents = [(c.bonus, c.territories) for c in b.continents]
@@ -296,7 +297,9 @@ class ClassicRules:
         return tuple(
             [
                 (t, nb, 3 if a > 3 else a - 1)
-                for t, o, a, near in zip(self._ids, owner, state.armies, self._neighbours)
+                for t, o, a, near in zip(
+                    self._ids, owner, state.armies, self._neighbours, strict=True
+                )
                 if o == seat and a >= 2
                 for nb in near
                 if owner[nb] != seat
@@ -380,7 +383,12 @@ class ClassicRules:
             )
         _check_field_types(action)
         owner, armies, name = state.owner, state.armies, self._name
-        if isinstance(action, Claim):
+        # The commonest actions first; the action classes are disjoint, so order is free.
+        if isinstance(action, Attack):
+            self._check_attack(state, seat, action)
+        elif isinstance(action, EndAttack | EndTurn):
+            return
+        elif isinstance(action, Claim):
             self._check_territory(action.territory, action)
             if owner[action.territory] != UNCLAIMED:
                 raise IllegalActionError(
@@ -409,8 +417,6 @@ class ClassicRules:
                 )
         elif isinstance(action, Trade):
             self._check_trade(state, seat, action)
-        elif isinstance(action, Attack):
-            self._check_attack(state, seat, action)
         elif isinstance(action, Defend):
             assert state.attack is not None
             most = min(2, armies[state.attack[1]])
@@ -451,9 +457,9 @@ class ClassicRules:
         return f"seat {holder}"
 
     def _check_territory(self, territory: object, action: Action) -> None:
-        if not isinstance(territory, int) or not 0 <= territory < self.board.size:
+        if not isinstance(territory, int) or not 0 <= territory < self._size:
             raise IllegalActionError(
-                f"territory {territory!r} does not exist; ids are 0-{self.board.size - 1}", action
+                f"territory {territory!r} does not exist; ids are 0-{self._size - 1}", action
             )
 
     def _check_placements(self, state: ClassicState, seat: int, action: Place, count: int) -> None:
@@ -777,9 +783,9 @@ class ClassicRules:
         assert s.attack is not None
         src, dst, dice, _, policy = s.attack
         n_att = min(dice, s.armies[src] - 1)
-        die, i = s.streams.die, s.dice_i
-        att = tuple(die(i + k) for k in range(n_att))
-        dfn = tuple(die(i + n_att + k) for k in range(def_dice))
+        i = s.dice_i
+        rolled = s.streams.dice(i, n_att + def_dice)
+        att, dfn = rolled[:n_att], rolled[n_att:]
         s.dice_i = i + n_att + def_dice
         if (
             self.config.advantage_reroll

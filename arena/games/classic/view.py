@@ -61,9 +61,7 @@ def view_for(rules: ClassicRules, state: ClassicState, seat: int) -> dict[str, A
         "to_place": state.to_place if phase != Phase.OVER else 0,
         "conquered_this_turn": state.conquered,
         "eliminated": list(state.eliminated),
-        "forfeited": [p for p, out in enumerate(state.forfeited) if out]
-        if True in state.forfeited
-        else [],
+        "forfeited": [p for p, out in enumerate(state.forfeited) if out],
         "always_max": list(state.always_max),
         "mission": mission,
         "headquarters": hq,
