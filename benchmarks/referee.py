@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import cProfile
 import io
+import itertools
 import json
 import os
 import pstats
@@ -207,41 +208,54 @@ async def start_client(
 
 
 class EchoServicer(arena_pb2_grpc.RefereeServicer):
-    """Answers every BotMessage with the same RefereeMessage (nothing else)."""
+    """Answers every BotMessage with the same RefereeMessage (nothing else), noting when each
+    arrived; ends the stream after ``limit`` messages (when given)."""
 
-    def __init__(self, reply: pb.RefereeMessage) -> None:
+    def __init__(self, reply: pb.RefereeMessage, limit: int | None = None) -> None:
         self.reply = reply
+        self.limit = limit
+        self.arrivals: list[float] = []
 
     async def Play(
         self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.RefereeMessage]:
         async for _ in request_iterator:
+            self.arrivals.append(time.perf_counter())
+            if self.limit is not None and len(self.arrivals) > self.limit:
+                return
             yield self.reply
 
 
-async def bare_round_trips(
-    request: pb.DecisionRequest, answer: pb.Action, count: int, workdir: Path
-) -> list[float]:
+async def echo_round_trips(
+    request: pb.DecisionRequest, answer: pb.Action, count: int, workdir: Path, client: str
+) -> tuple[list[float], list[float]]:
+    """``count`` exchanges of the echo with a ``bare`` client or an ``sdk`` bot: the round
+    trips timed by the client (none for the bot) and between arrivals at the server."""
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", 16 * MAX_MESSAGE_BYTES),
         ]
     )
-    arena_pb2_grpc.add_RefereeServicer_to_server(
-        EchoServicer(pb.RefereeMessage(decision=request)), server
-    )
+    total = WARMUP + count
+    echo = EchoServicer(pb.RefereeMessage(decision=request), total if client == "sdk" else None)
+    arena_pb2_grpc.add_RefereeServicer_to_server(echo, server)
     address = f"unix:{workdir}/echo.sock"
     server.add_insecure_port(address)
     await server.start()
     try:
-        process = await start_client(
-            "bare", answer, {}, "--address", address, "--count", str(WARMUP + count)
-        )
+        if client == "bare":
+            process = await start_client(
+                "bare", answer, {}, "--address", address, "--count", str(total)
+            )
+        else:  # the Hello is answered with a decision too, and every answer after it
+            process = await start_client(client, answer, {ADDRESS_ENV: address, TOKEN_ENV: "x"})
         out, _ = await process.communicate()
         if process.returncode != 0:
-            raise SystemExit(f"the echo client failed with code {process.returncode}")
-        return json.loads(out)[WARMUP:]
+            raise SystemExit(f"the {client} echo client failed with code {process.returncode}")
+        arrivals = echo.arrivals[WARMUP:]
+        between = [b - a for a, b in itertools.pairwise(arrivals)]
+        return (json.loads(out)[WARMUP:] if client == "bare" else []), between
     finally:
         await server.stop(0.5)
 
@@ -438,13 +452,22 @@ def main() -> None:
     )
     workdir = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     profile = cProfile.Profile() if args.profile else None
-    names = ("bare grpc.aio echo", "referee, minimal aio client", "referee, SDK bot (info)")
-    samples: list[list[float]] = [[], [], []]
+    names = (
+        "bare grpc.aio echo",
+        "referee, minimal aio client",
+        "referee, SDK bot (info)",
+        "echo, SDK bot (at the server)",
+    )
+    samples: list[list[float]] = [[], [], [], []]
+    bare_at_server: list[float] = []
     try:
         # Rows take turns in ROUNDS rounds so that a change in machine load hits them alike.
         share = -(-args.exchanges // ROUNDS)
         for _ in range(ROUNDS):
-            samples[0] += asyncio.run(bare_round_trips(request, answer, share, workdir))
+            timed, between = asyncio.run(echo_round_trips(request, answer, share, workdir, "bare"))
+            samples[0] += timed
+            bare_at_server += between
+            samples[3] += asyncio.run(echo_round_trips(request, answer, share, workdir, "sdk"))[1]
             samples[1] += asyncio.run(
                 referee_round_trips(request, answer, share, workdir, "minimal")
             )
@@ -517,8 +540,12 @@ def main() -> None:
         f"median round trip, {floor:.2f} s): {(loop_s or remote_s) / floor:.2f}× "
         f"(target ≤ 1.3×; {'match loop' if loop_s else 'incl. start-up'})"
     )
-    sdk_ratio = statistics.median(rows[2][1]) / bare_median
-    print(f"SDK bot / bare echo median round trip: {sdk_ratio:.2f}× (target ≤ 1.25×)")
+    sdk_ratio = statistics.median(rows[3][1]) / statistics.median(bare_at_server)
+    print(
+        f"SDK bot / bare client on the echo, median round trip timed at the server: "
+        f"{sdk_ratio:.2f}× (target ≤ 1.25×; through the referee "
+        f"{statistics.median(rows[2][1]) / bare_median:.2f}×)"
+    )
     idle = asyncio.run(idle_bot_usage(spec))
     bots = played.bots - Usage(2 * idle.cpu, 2 * idle.switches)
     print(
