@@ -230,6 +230,9 @@ class ClassicRules:
         """The legal options of ``seat``'s current decision (compact, see :class:`Options`)."""
         kind = self._require_turn(state, seat)
         phase, owner, armies = state.phase, state.owner, state.armies
+        # The commonest decision first; the phases are disjoint, so order is free.
+        if phase == Phase.ATTACK:
+            return Options(kind, seat, attacks=self._attacks(state, seat))
         if phase == Phase.CLAIM:
             return Options(kind, seat, territories=self._owned(state, UNCLAIMED))
         if phase == Phase.PLACE:
@@ -257,8 +260,6 @@ class ClassicRules:
             )
         if phase == Phase.REINFORCE:
             return Options(kind, seat, territories=self._owned(state, seat), armies=state.to_place)
-        if phase == Phase.ATTACK:
-            return Options(kind, seat, attacks=self._attacks(state, seat))
         if phase == Phase.DEFEND:
             assert state.attack is not None
             src, dst, dice = state.attack[:3]
