@@ -1,18 +1,20 @@
 """Engine speed on one core with random choices in-process.
 
-Prints: games/s played by random choices (options, choice and apply per decision);
-validated check+apply decisions/s (target ≥ 50,000) and the unchecked in-place fast
-path as a ratio; legal-option generation/s; games/s and decisions per game for 2, 4 and 6
-players; the cost of copying a state (target ≤ 20 µs); and the engine API loop as a
-referee drives it through the game contract (``decision``, ``legal_options``, ``choices``, a
-seeded random pick, then checked ``apply`` or ``apply_unchecked``; and checked apply plus a
-``view()`` per decision), decisions/s (target ≥ 40,000 checked).
+Prints, for 2, 4 and 6 players: decisions per game, games/s played by random choices
+(options, choice and apply per decision), validated check+apply decisions/s (target ≥ 50,000),
+the unchecked in-place fast path, legal-option generation/s; the cost of copying a state
+(target ≤ 20 µs); and the engine API loop as a referee drives it through the game contract
+(``decision``, ``legal_options``, ``choices``, a seeded random pick, then checked ``apply``
+or ``apply_unchecked``; and checked apply plus a ``view()`` per decision), decisions/s
+(target ≥ 40,000 checked).
 
-``--compare OLD`` runs the API loop rows in subprocesses against the ``arena`` package at
-``OLD`` (e.g. a ``git worktree add /tmp/engine-old HEAD`` checkout) and this tree,
-interleaved, and prints the median of ``--repeat`` runs of each side by side.
+Times are the process's CPU seconds (other jobs on a shared machine skew them less than wall
+time). ``--compare OLD`` runs every row (or only the API loop's) in subprocesses against the
+``arena`` package at ``OLD`` (e.g. a ``git worktree add /tmp/engine-old HEAD`` checkout) and
+this tree, interleaved, and prints the median of ``--repeat`` runs of each side by side.
 
-    python benchmarks/engine.py [--games N] [--max-rounds R] [--api-only] [--compare OLD]
+    python benchmarks/engine.py [--games N] [--max-rounds R] [--api-only] [--json]
+                                [--compare OLD [--repeat K]]
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def record_game(rules: ClassicRules, seed: int) -> list[tuple[int, Action]]:
 
 def time_replays(rules: ClassicRules, games: list[tuple[int, list]], checked: bool) -> float:
     """Seconds to re-play recorded games with validated apply (or the unchecked fast path)."""
-    started = time.perf_counter()
+    started = time.process_time()
     for seed, moves in games:
         state = rules.new_game(seed)
         if checked:
@@ -56,7 +58,7 @@ def time_replays(rules: ClassicRules, games: list[tuple[int, list]], checked: bo
         else:
             for seat, action in moves:
                 rules.apply_unchecked(state, seat, action)
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 API_MODES = ("checked", "unchecked", "view")
@@ -99,115 +101,108 @@ def api_rates(games: int, max_rounds: int) -> dict[str, float]:
     return rates
 
 
-def print_api(columns: dict[str, dict[str, float]]) -> None:
-    """The API loop table, one column per tree."""
-    names = list(columns)
-    print(f"{'engine API loop, decisions/s':<30}" + "".join(f"{n:>12}" for n in names))
-    for key in next(iter(columns.values())):
-        row = "".join(f"{columns[n][key]:>12,.0f}" for n in names)
-        if len(names) == 2:
-            row += f"{columns[names[1]][key] / columns[names[0]][key]:>8.2f}×"
-        print(f"{key:<30}{row}")
-
-
-def compare(old: Path, games: int, max_rounds: int, repeat: int) -> None:
-    """Interleaved subprocess runs of the API loop on ``old`` and this tree; medians."""
-    here = Path(__file__).resolve().parents[1]
-    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
-    for _ in range(repeat):
-        for label, root in (("before", old), ("after", here)):
-            env = {**os.environ, "PYTHONPATH": str(root)}
-            out = subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--api-json",
-                    "--games",
-                    str(games),
-                    "--max-rounds",
-                    str(max_rounds),
-                ],
-                env=env,
-                cwd=root,
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-            runs[label].append(json.loads(out))
-    medians = {
-        label: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for label, rs in runs.items()
-    }
-    print(f"median of {repeat} interleaved runs, {games} games per row, max_rounds={max_rounds}")
-    print_api(medians)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games per player count")
-    parser.add_argument("--max-rounds", type=int, default=150)
-    parser.add_argument("--api-only", action="store_true", help="only the API loop rows")
-    parser.add_argument("--api-json", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--compare", type=Path, metavar="OLD", help="tree to compare against")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per side with --compare")
-    args = parser.parse_args()
-    if args.api_json:
-        print(json.dumps(api_rates(args.games, args.max_rounds)))
-        return
-    if args.compare is not None:
-        compare(args.compare, args.games, args.max_rounds, args.repeat)
-        return
-    if args.api_only:
-        print_api({"this tree": api_rates(args.games, args.max_rounds)})
-        return
-
-    print(
-        f"classic engine, random choices, {args.games} games per row, max_rounds={args.max_rounds}"
-    )
-    print(
-        f"{'players':>7} {'dec/game':>9} {'games/s':>8} {'apply/s':>9} "
-        f"{'unchecked/s':>11} {'ratio':>6} {'options/s':>9}"
-    )
-    overall = []
+def engine_rates(games: int, max_rounds: int) -> dict[str, float]:
+    """The engine's own rows: per player count decisions per game, random-play games/s,
+    validated check+apply/s, unchecked apply/s and option generation/s; then a state copy."""
+    rows: dict[str, float] = {}
     for players in (2, 4, 6):
-        config = ClassicConfig.parse({"max_rounds": str(args.max_rounds)}, players)
+        config = ClassicConfig.parse({"max_rounds": str(max_rounds)}, players)
         rules = ClassicRules(config)
-        started = time.perf_counter()
-        games = [(seed, record_game(rules, seed)) for seed in range(args.games)]
-        played = time.perf_counter() - started
-        decisions = sum(len(m) for _, m in games)
-        checked = time_replays(rules, games, checked=True)
-        unchecked = time_replays(rules, games, checked=False)
+        started = time.process_time()
+        played = [(seed, record_game(rules, seed)) for seed in range(games)]
+        seconds = time.process_time() - started
+        decisions = sum(len(m) for _, m in played)
+        rows[f"{players}p decisions/game"] = decisions / games
+        rows[f"{players}p games/s"] = games / seconds
+        rows[f"{players}p check+apply/s"] = decisions / time_replays(rules, played, True)
+        rows[f"{players}p unchecked apply/s"] = decisions / time_replays(rules, played, False)
         # Option generation over the positions of the first game.
-        state = rules.new_game(games[0][0])
+        state = rules.new_game(played[0][0])
         positions = []
-        for seat, action in games[0][1]:
+        for seat, action in played[0][1]:
             positions.append((state.copy(), seat))
             rules.apply_unchecked(state, seat, action)
-        started = time.perf_counter()
+        started = time.process_time()
         for position, seat in positions:
             rules.legal_options(position, seat)
-        options_rate = len(positions) / (time.perf_counter() - started)
-        overall.append(decisions / checked)
-        print(
-            f"{players:>7} {decisions / len(games):>9.0f} {len(games) / played:>8.2f} "
-            f"{decisions / checked:>9.0f} {decisions / unchecked:>11.0f} "
-            f"{checked / unchecked:>6.2f} {options_rate:>9.0f}"
-        )
-    print(
-        f"check+apply decisions/s (mean of rows): {sum(overall) / len(overall):,.0f} (target ≥ 50,000)"
-    )
-
+        rows[f"{players}p options/s"] = len(positions) / (time.process_time() - started)
     rules = ClassicRules(ClassicConfig.parse({}, 6))
     state = rules.new_game(1)
     for seat, action in record_game(rules, 1)[:400]:
         rules.apply_unchecked(state, seat, action)
     rounds = 200_000
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in range(rounds):
         state.copy()
-    copy_us = (time.perf_counter() - started) / rounds * 1e6
-    print(f"state copy: {copy_us:.2f} µs (target ≤ 20 µs)")
-    print_api({"this tree": api_rates(max(1, args.games // 4), args.max_rounds)})
+    rows["state copy µs"] = (time.process_time() - started) / rounds * 1e6
+    return rows
+
+
+def all_rates(games: int, max_rounds: int, api_only: bool) -> dict[str, float]:
+    """Every row (or only the API loop's), engine rows first."""
+    rows = {} if api_only else engine_rates(games, max_rounds)
+    rows.update({f"API loop {k}/s": v for k, v in api_rates(games, max_rounds).items()})
+    return rows
+
+
+def print_rows(columns: dict[str, dict[str, float]]) -> None:
+    """The table, one column per tree; with two, the speed-up (for µs: before ÷ after)."""
+    names = list(columns)
+    print(f"{'row':<32}" + "".join(f"{n:>12}" for n in names))
+    for key in next(iter(columns.values())):
+        values = [columns[n][key] for n in names]
+        row = "".join(f"{v:>12,.2f}" if v < 100 else f"{v:>12,.0f}" for v in values)
+        if len(values) == 2 and not key.endswith("decisions/game"):
+            gain = values[0] / values[1] if key.endswith("µs") else values[1] / values[0]
+            row += f"{gain:>8.2f}×"
+        print(f"{key:<32}{row}")
+
+
+def compare(old: Path, games: int, max_rounds: int, repeat: int, api_only: bool) -> None:
+    """Interleaved subprocess runs on ``old`` and this tree; the median of each row."""
+    here = Path(__file__).resolve().parents[1]
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    command = [sys.executable, __file__, "--json", "--games", str(games)]
+    command += ["--max-rounds", str(max_rounds)] + (["--api-only"] if api_only else [])
+    for _ in range(repeat):
+        for label, root in (("before", old), ("after", here)):
+            env = {**os.environ, "PYTHONPATH": str(root)}
+            out = subprocess.run(
+                command, env=env, cwd=root, check=True, capture_output=True, text=True
+            ).stdout
+            runs[label].append(json.loads(out))
+    medians = {
+        label: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for label, rs in runs.items()
+    }
+    print(
+        f"median of {repeat} interleaved runs, {games} games per row, "
+        f"max_rounds={max_rounds}, CPU seconds"
+    )
+    print_rows(medians)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="games per player count")
+    parser.add_argument("--max-rounds", type=int, default=150)
+    parser.add_argument("--api-only", action="store_true", help="only the API loop rows")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--compare", type=Path, metavar="OLD", help="tree to compare against")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per side with --compare")
+    args = parser.parse_args()
+    if args.compare is not None:
+        compare(args.compare, args.games, args.max_rounds, args.repeat, args.api_only)
+        return
+    rows = all_rates(args.games, args.max_rounds, args.api_only)
+    if args.json:
+        print(json.dumps(rows))
+        return
+    print(
+        f"classic engine, random choices, {args.games} games per row, "
+        f"max_rounds={args.max_rounds}, CPU seconds"
+    )
+    print_rows({"this tree": rows})
+    print("targets: check+apply ≥ 50,000/s, API loop checked ≥ 40,000/s, state copy ≤ 20 µs")
 
 
 if __name__ == "__main__":
