@@ -137,9 +137,13 @@ def answer_from_pb(game: Game[Any, Any, Any], message: pb.Action) -> Any:
 # ----------------------------------------------------------------- events
 
 
+_compact_json = json.JSONEncoder(separators=(",", ":")).encode
+"""``json.dumps(value, separators=(",", ":"))`` without building an encoder per call."""
+
+
 def events_to_pb(events: list[dict[str, Any]]) -> list[pb.Event]:
     """Events (already redacted for the receiving seat) as messages."""
-    return [pb.Event(type=e["type"], json=json.dumps(e, separators=(",", ":"))) for e in events]
+    return [pb.Event(type=e["type"], json=_compact_json(e)) for e in events]
 
 
 def events_from_pb(messages: Any) -> list[dict[str, Any]]:
