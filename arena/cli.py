@@ -182,9 +182,21 @@ def build_parser() -> argparse.ArgumentParser:
     trun.add_argument("--startup-time", type=float, metavar="S")
     trun.add_argument("--strike-limit", type=int)
     trun.add_argument("--seed", type=int, help="tournament seed (default: random)")
-    trun.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    trun.add_argument(
+        "--workers",
+        type=int,
+        help="worker processes (default: one per usable core, with or without --in-process: "
+        "more than cores measured no faster, as a match keeps its core busy; more can pay "
+        "with bots that wait on something else than the CPU)",
+    )
     trun.add_argument(
         "--fresh-process", action="store_true", help="start every bot anew for each match"
+    )
+    trun.add_argument(
+        "--in-process",
+        action="store_true",
+        help="play Python bots that have an entry inside the workers (same results, faster; "
+        "other bots still run as processes); kept by resume",
     )
     _db_flags(trun)
     trun.set_defaults(run=cmd_tournament_run)
@@ -579,6 +591,8 @@ def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSetti
             setattr(settings, flag, value)
     if args.fresh_process:
         settings.fresh_process = True
+    if args.in_process:
+        settings.in_process = True
     if not settings.bots:
         raise ConfigError("name the bots: --bot NAME (repeat) or bots = [...] in --config")
     return settings

@@ -1,14 +1,19 @@
-"""Tournament throughput over gRPC with random bots.
+"""Tournament throughput with random bots, over gRPC and in-process, by worker count.
 
-Prints, in one run: matches/minute of a 100-match tournament with 1 and 2 workers and their
-ratio (target ≥ 1.6× on 2 cores), the share of wall time not spent inside matches (target
+Prints, in one run: matches/minute of a tournament with 1, 2, 3 and 4 workers, for bots over
+gRPC (100 matches) and for bots in-process (``tournament run --in-process``; 400 matches, as
+they are much shorter), the scaling ratio
+of each worker count against 1 worker (target for in-process 1 → 2 workers ≥ 1.8× on 2
+cores; gRPC reported), the share of the workers' time not spent inside matches (target
 ≤ 10%), and results-database writes/s (one match with seats, replay and rating updates per
 transaction).
 
-    python benchmarks/tournament.py [--matches 100] [--max-rounds 20]
+    python benchmarks/tournament.py [--matches 100] [--in-process-matches 400] [--max-rounds 20]
+        [--workers 1,2,3,4] [--in-process | --grpc] [--repeat 1]
 
 Five copies of the bundled random bot (distinct names, so distinct versions) play 2-seat
 round robins (20 matches a round); ``--max-rounds`` caps each game to keep the run short.
+``--repeat N`` runs every row N times, interleaved, and keeps the median wall time.
 """
 
 from __future__ import annotations
@@ -16,12 +21,13 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
 from arena.paths import bundled_bots_dir
-from arena.scheduler.tournament import Runner, TournamentSettings, create
+from arena.scheduler.tournament import Runner, TournamentSettings, create, usable_cores
 from arena.store import open_store
 
 
@@ -48,7 +54,9 @@ def bot_copies(folder: Path, count: int) -> list[str]:
     return paths
 
 
-def run(workers: int, bots: list[str], rounds: int, max_rounds: int, home: Path) -> dict:
+def run(
+    workers: int, bots: list[str], rounds: int, max_rounds: int, home: Path, in_process: bool
+) -> dict:
     os.environ["ARENA_HOME"] = str(home)
     settings = TournamentSettings(
         bots=bots,
@@ -59,6 +67,7 @@ def run(workers: int, bots: list[str], rounds: int, max_rounds: int, home: Path)
         workers=workers,
         move_time=5.0,
         time_bank=60.0,
+        in_process=in_process,
     )
     with open_store(home / "arena.db") as store:
         tournament_id = create(store, settings)
@@ -67,7 +76,13 @@ def run(workers: int, bots: list[str], rounds: int, max_rounds: int, home: Path)
         runner.run()
         wall = time.perf_counter() - started
         matches = len(store.recorded_indices(tournament_id))
-    return {"matches": matches, "wall": wall, "busy": runner.busy, "workers": workers}
+    return {
+        "matches": matches,
+        "wall": wall,
+        "busy": runner.busy,
+        "workers": workers,
+        "in_process": in_process,
+    }
 
 
 def db_writes(home: Path, count: int = 300) -> float:
@@ -127,31 +142,65 @@ def db_writes(home: Path, count: int = 300) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=100, help="matches per run (multiple of 20)")
+    parser.add_argument(
+        "--in-process-matches", type=int, default=400, help="matches per in-process run"
+    )
     parser.add_argument("--max-rounds", type=int, default=20)
+    parser.add_argument("--workers", default="1,2,3,4", help="worker counts, comma-separated")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--in-process", action="store_true", help="only bots in-process")
+    only.add_argument("--grpc", action="store_true", help="only bots over gRPC")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per row (median kept)")
     args = parser.parse_args()
-    rounds = max(1, args.matches // 20)
+    rounds = {False: max(1, args.matches // 20), True: max(1, args.in_process_matches // 20)}
+    counts = [int(w) for w in args.workers.split(",")]
+    if 1 not in counts:
+        counts.insert(0, 1)
+    paths = [False] if args.grpc else [True] if args.in_process else [False, True]
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         root = Path(tmp)
         bots = bot_copies(root / "bots", 5)
-        rows = [run(w, bots, rounds, args.max_rounds, root / f"home{w}") for w in (1, 2)]
+        runs: dict[tuple[bool, int], list[dict]] = {}
+        for repeat in range(args.repeat):
+            for in_process in paths:
+                for w in counts:
+                    home = root / f"home-{int(in_process)}-{w}-{repeat}"
+                    row = run(w, bots, rounds[in_process], args.max_rounds, home, in_process)
+                    runs.setdefault((in_process, w), []).append(row)
         writes = db_writes(root)
+    rows = {
+        key: min(found, key=lambda r: abs(r["wall"] - _median(found)))
+        for key, found in runs.items()
+    }
     print(
-        f"tournament of {rows[0]['matches']} 2-seat matches, random bots over gRPC, "
-        f"max_rounds={args.max_rounds}, {os.cpu_count()} cores"
+        f"tournaments of 2-seat matches of random bots ({20 * rounds[False]} over gRPC, "
+        f"{20 * rounds[True]} in-process), max_rounds={args.max_rounds}, {usable_cores()} "
+        f"cores, median of {args.repeat} run(s) a row"
     )
-    print(f"{'workers':>7} {'wall s':>7} {'matches/min':>11} {'outside matches':>15}")
-    for row in rows:
+    print(
+        f"{'bots':>10} {'workers':>7} {'wall s':>7} {'matches/min':>11} {'× 1 worker':>10} "
+        f"{'outside matches':>15}"
+    )
+    for (in_process, w), row in rows.items():
         per_minute = 60 * row["matches"] / row["wall"]
         outside = 1 - row["busy"] / (row["wall"] * row["workers"])
+        ratio = rows[(in_process, 1)]["wall"] / row["wall"]
         print(
-            f"{row['workers']:>7} {row['wall']:>7.1f} {per_minute:>11.1f} {100 * outside:>14.1f}%"
+            f"{'in-process' if in_process else 'gRPC':>10} {w:>7} {row['wall']:>7.1f} "
+            f"{per_minute:>11.1f} {ratio:>9.2f}× {100 * outside:>14.1f}%"
         )
-    ratio = rows[0]["wall"] / rows[1]["wall"]
-    print(
-        f"2 workers / 1 worker: {ratio:.2f}× (target ≥ 1.6×); share outside matches with 2 "
-        "workers: target ≤ 10%"
-    )
+    for in_process in paths:
+        if (in_process, 2) in rows:
+            ratio = rows[(in_process, 1)]["wall"] / rows[(in_process, 2)]["wall"]
+            target = " (target ≥ 1.8×)" if in_process else ""
+            what = "in-process" if in_process else "gRPC"
+            print(f"{what}: 2 workers / 1 worker {ratio:.2f}×{target}")
+    print("share outside matches: target ≤ 10%")
     print(f"database: {writes:.0f} match records/s (one transaction each)")
+
+
+def _median(rows: list[dict]) -> float:
+    return statistics.median(r["wall"] for r in rows)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,11 @@ matches: a bot process plays many matches on one stream and is restarted when it
 it let a request go unanswered past its time (it may still be busy with it, or be frozen), or
 for every match with ``fresh_process``. Workers ask the kernel to kill them when the
 scheduler dies, and their bots die with them, so no bot outlives the tournament.
+
+With ``in_process`` a Python bot that has an ``entry`` plays inside the worker instead: its
+module is imported once per worker and every match gets a fresh instance of its class, so
+each match starts as clean as a fresh process would; anything a bot prints goes to the
+tournament's in-process log, never to the terminal. Other bots still play as processes.
 """
 
 from __future__ import annotations
@@ -12,20 +17,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import io
 import logging
 import os
 import signal
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.bots import BotSpec
+from arena.bots import BotSpec, load_bot
+from arena.errors import BotError
 from arena.games import load as load_game
-from arena.referee.host import BotHost
+from arena.referee.host import BotHost, logs_dir
 from arena.referee.match import Seat, TimeControl, run_match
-from arena.referee.seats import RemoteSeat
+from arena.referee.seats import InProcessSeat, RemoteSeat
+from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
 
 log = logging.getLogger("arena.worker")
@@ -51,7 +60,7 @@ def entry_spec(entry: dict[str, Any]) -> BotSpec:
         version=entry["label"],
         language="",
         description="",
-        entry=None,
+        entry=entry.get("entry"),
         command=entry["command"],
         setup=entry.get("setup"),
     )
@@ -65,6 +74,8 @@ class WorkerHost:
         self.host = BotHost()
         self.loop.run_until_complete(self.host.open())
         self.idle: dict[str, list[RemoteSeat]] = {}
+        self.loadable: dict[str, bool] = {}
+        """Per bot version: whether it plays in-process here (its class loaded once)."""
 
     def play(self, job: dict[str, Any]) -> dict[str, Any]:
         return self.loop.run_until_complete(self._play(job))
@@ -86,17 +97,54 @@ class WorkerHost:
             await self.host.release(seat)
         return await self.host.connect(entry_spec(entry), label, startup)
 
+    def _in_process(self, entry: dict[str, Any]) -> InProcessSeat | None:
+        """A fresh in-process seat of the entry's bot, or None when it plays as a process."""
+        bot = self._fresh_bot(entry)
+        return None if bot is None else InProcessSeat(bot, entry["name"], entry["label"])
+
+    def _fresh_bot(self, entry: dict[str, Any]) -> Bot | None:
+        """A new instance of the bot's class (its module imported once per worker), or None:
+        no ``entry``, or it cannot be loaded (its process then fails, or plays, as without
+        ``in_process``, so the records are the same either way)."""
+        vid = entry["version_id"]
+        spec = entry_spec(entry)
+        if self.loadable.get(vid) is False or not spec.entry:
+            return None
+        try:
+            bot = load_bot(spec)
+        except BotError as exc:
+            log.warning("%s plays as a process: %s", entry["name"], exc)
+            self.loadable[vid] = False
+            return None
+        if vid not in self.loadable:
+            # load_bot caches modules by folder and module name: a same-named folder loaded
+            # earlier would stand in for this one, so play it as a process instead.
+            source = getattr(sys.modules.get(type(bot).__module__), "__file__", None)
+            folder = spec.path.resolve()
+            self.loadable[vid] = source is not None and Path(source).resolve().is_relative_to(
+                folder
+            )
+            if not self.loadable[vid]:
+                log.warning("%s plays as a process: its class comes from %s", spec.name, source)
+                return None
+        return bot
+
     async def _play(self, job: dict[str, Any]) -> dict[str, Any]:
         control = TimeControl(**job["control"])
         game = load_game(job.get("game", "classic")).from_config(job["rules"])
         entries = job["seats"]
         tag = f"{job['tournament_id']}-{job['plan_index']}"
-        found = await asyncio.gather(
-            *(
-                self._seat(e, f"{tag}-seat{i}-{Path(e['path']).name}", control.startup_time)
-                for i, e in enumerate(entries)
+        local = [self._in_process(e) if job.get("in_process") else None for e in entries]
+        connected = iter(
+            await asyncio.gather(
+                *(
+                    self._seat(e, f"{tag}-seat{i}-{Path(e['path']).name}", control.startup_time)
+                    for i, e in enumerate(entries)
+                    if local[i] is None
+                )
             )
         )
+        found = [next(connected) if seat is None else (seat, "") for seat in local]
         seats: list[Seat | None] = [seat for seat, _ in found]
         absent = {
             i: (SeatStatus.INIT_FAIL, why) for i, (seat, why) in enumerate(found) if seat is None
@@ -106,16 +154,17 @@ class WorkerHost:
         with tempfile.TemporaryDirectory(prefix="arena-replay-") as tmp:
             replay_path = Path(tmp) / "replay.jsonl"
             try:
-                result = await run_match(
-                    game,
-                    seats,
-                    job["seed"],
-                    names,
-                    control,
-                    replay_path,
-                    job["strike_limit"],
-                    absent=absent,
-                )
+                with _printed_to_log(job["tournament_id"], any(local)):
+                    result = await run_match(
+                        game,
+                        seats,
+                        job["seed"],
+                        names,
+                        control,
+                        replay_path,
+                        job["strike_limit"],
+                        absent=absent,
+                    )
             except BaseException:
                 await self._settle(entries, seats, [""] * len(seats), fresh=True)
                 raise
@@ -159,6 +208,26 @@ class WorkerHost:
                 await self.host.release(seat)
             else:
                 self.idle.setdefault(entry["version_id"], []).append(seat)
+
+
+@contextlib.contextmanager
+def _printed_to_log(tournament_id: str, capture: bool) -> Iterator[None]:
+    """While in-process bots play, keep what they print off the terminal (and off ``--json``
+    output): it is appended to ``results/logs/TOURNAMENT-in-process.log``."""
+    if not capture:
+        yield
+        return
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            yield
+    finally:
+        if printed.tell():
+            path = logs_dir() / f"{tournament_id}-in-process.log"
+            with contextlib.suppress(OSError):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with path.open("a") as out:
+                    out.write(printed.getvalue())
 
 
 _HOST: WorkerHost | None = None
