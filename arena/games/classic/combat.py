@@ -6,7 +6,7 @@ tests that enumerate every roll through it test the engine's own battle code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -16,7 +16,7 @@ from typing import TypeVar
 Number = TypeVar("Number", float, Fraction)
 
 
-def compare(attacker: list[int], defender: list[int]) -> tuple[int, int]:
+def compare(attacker: Sequence[int], defender: Sequence[int]) -> tuple[int, int]:
     """Armies lost by (attacker, defender) for one roll; ties go to the defender.
 
     Highest die against highest, then second against second.

@@ -12,7 +12,7 @@ as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -280,10 +280,10 @@ class ClassicRules:
                 max_armies=least + armies[src] - 1,
                 battle=(src, dst, least),
             )
-        return Options(kind, seat, fortifies=tuple(self._fortifies(state, seat)))
+        return Options(kind, seat, fortifies=self._fortifies(state, seat))
 
     def _owned(self, state: ClassicState, holder: int) -> tuple[int, ...]:
-        return tuple(t for t, o in enumerate(state.owner) if o == holder)
+        return tuple([t for t, o in enumerate(state.owner) if o == holder])
 
     def _setup_count(self, state: ClassicState) -> int:
         return min(2 if self.config.neutral else 1, state.reserve[state.seat])
@@ -307,21 +307,30 @@ class ClassicRules:
             ]
         )
 
-    def _fortifies(self, state: ClassicState, seat: int) -> Iterable[tuple[int, int, int]]:
+    def _fortifies(self, state: ClassicState, seat: int) -> tuple[tuple[int, int, int], ...]:
         owner, armies = state.owner, state.armies
         if self.config.fortify == "adjacent":
-            for t, o in enumerate(owner):
-                if o == seat and armies[t] >= 2:
-                    for nb in self._neighbours[t]:
-                        if owner[nb] == seat:
-                            yield (t, nb, armies[t] - 1)
-            return
-        for group in self._groups(state, seat):
-            for t in group:
-                if armies[t] >= 2:
-                    for u in group:
-                        if u != t:
-                            yield (t, u, armies[t] - 1)
+            return tuple(
+                [
+                    (t, nb, a - 1)
+                    for t, o, a, near in zip(
+                        self._ids, owner, armies, self._neighbours, strict=True
+                    )
+                    if o == seat and a >= 2
+                    for nb in near
+                    if owner[nb] == seat
+                ]
+            )
+        return tuple(
+            [
+                (t, u, armies[t] - 1)
+                for group in self._groups(state, seat)
+                for t in group
+                if armies[t] >= 2
+                for u in group
+                if u != t
+            ]
+        )
 
     def _groups(self, state: ClassicState, seat: int) -> list[list[int]]:
         """Connected groups of ``seat``'s territories (sorted ids), for connected fortify."""
@@ -835,7 +844,7 @@ class ClassicRules:
     ) -> bool:
         assert s.attack is not None
         src, dst, _, until, _ = s.attack
-        att_loss, def_loss = compare(list(att), list(dfn))
+        att_loss, def_loss = compare(att, dfn)
         s.armies[src] -= att_loss
         s.armies[dst] -= def_loss
         ev.append(

@@ -54,7 +54,7 @@ def view_for(rules: ClassicRules, state: ClassicState, seat: int) -> dict[str, A
         "reserve": list(state.reserve),
         "neutral_reserve": state.neutral_reserve,
         "hand": list(state.hands[seat]),
-        "card_counts": [len(h) for h in state.hands],
+        "card_counts": list(map(len, state.hands)),
         "deck_size": len(state.deck),
         "sets_traded": state.sets_traded,
         "next_set_value": next_value,
