@@ -79,16 +79,18 @@ class Mailbox(Generic[T]):
         """The next item; None if none came within ``timeout`` seconds (None: no limit)."""
         if not self._items:
             loop = asyncio.get_running_loop()
-            waiter = self._waiter = loop.create_future()
-            timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-                if timer is not None:
-                    timer.cancel()
-            if not self._items:
-                return None
+            deadline = None if timeout is None else loop.time() + timeout
+            while not self._items:
+                if deadline is not None and loop.time() >= deadline:
+                    return None
+                waiter = self._waiter = loop.create_future()
+                timer = None if deadline is None else loop.call_at(deadline, _wake, waiter)
+                try:
+                    await waiter
+                finally:
+                    self._waiter = None
+                    if timer is not None:
+                        timer.cancel()
         return self._items.popleft()
 
 

@@ -52,6 +52,7 @@ from arena.referee.server import (
     MAX_MESSAGE_BYTES,
     UNREADABLE_FIRST,
     Closed,
+    Mailbox,
     Registry,
     Session,
     check_address,
@@ -917,3 +918,19 @@ def test_action_results_after_accepted_answers_only_when_the_hello_asks_for_them
             )
 
     serve(tmp_path, test)
+
+
+def test_a_mailbox_wakes_its_reader_on_a_put_and_gives_none_when_the_time_is_up():
+    async def main() -> None:
+        box: Mailbox[str] = Mailbox()
+        assert await box.get(0.05) is None  # nothing within the time
+        waiting = asyncio.create_task(box.get(60))
+        await asyncio.sleep(0)  # let it park
+        box.put_nowait("a")
+        box.put_nowait("b")
+        assert await asyncio.wait_for(waiting, 60) == "a"
+        assert (box.qsize(), box.get_nowait(), box.empty()) == (1, "b", True)
+        with pytest.raises(asyncio.QueueEmpty):
+            box.get_nowait()
+
+    asyncio.run(main())
