@@ -65,6 +65,8 @@ class Seat(Protocol):
     """The bot's handshake (the games it plays, if it lists them)."""
     local: bool
     """An in-process seat: asked with :meth:`ask_local` (the request's fields, no protobuf)."""
+    wants_accepted: bool
+    """Whether an accepted answer is followed by an ActionResult for this seat."""
 
     async def ask_local(self, fields: dict[str, Any], timeout: float | None) -> Reply:
         """Ask an in-process bot (only called when ``local``)."""
@@ -550,7 +552,7 @@ class MatchRunner:
                 clock.charge(reply.elapsed)
                 result.think_ms.append(reply.elapsed * 1000)
                 self.last_think[seat] = round(reply.elapsed * 1000, 3)
-                if not local:  # an in-process bot is told nothing of an accepted answer
+                if handle.wants_accepted:  # built only for a seat that is sent it
                     handle.accepted(
                         pb.ActionResult(
                             request_id=request_id, accepted=True, strikes=result.strikes

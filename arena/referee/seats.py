@@ -56,6 +56,8 @@ class InProcessSeat:
     a protobuf round trip."""
 
     local = True
+    wants_accepted = False
+    """An in-process bot is told nothing of an accepted answer (a rejection it is told)."""
 
     def __init__(self, bot: Bot, name: str, version: str) -> None:
         self.bot = bot
@@ -165,6 +167,8 @@ class RemoteSeat:
         self.version = session.hello.bot_version
         self.hello = session.hello
         self._skip_accepted = session.hello.skip_accepted_results
+        self.wants_accepted = not self._skip_accepted
+        """Whether an accepted answer gets its ActionResult (a v1 bot's does)."""
         # Request ids on the wire never repeat on one stream: a match numbers its requests
         # from 1, and this seat sends them shifted past every id an earlier match sent on
         # this stream (``_offset``). A late answer from an earlier match then has an id at
