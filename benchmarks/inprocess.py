@@ -13,17 +13,25 @@ Prints, in one run (median of ``--repeat`` interleaved runs per row):
 
 Run it on one core: ``taskset -c 0 .venv/bin/python benchmarks/inprocess.py``.
 
-    python benchmarks/inprocess.py [--games N] [--repeat R]
+``--compare OLD`` runs the referee rows on an older tree and this one side by side (CPU
+time, interleaved subprocesses, medians).
+
+    python benchmarks/inprocess.py [--games N] [--repeat R] [--compare OLD]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from arena import games
@@ -31,7 +39,7 @@ from arena.bots import find_bot, load_bot
 from arena.protocol import envelope
 from arena.referee.match import Seat, run_match
 from arena.referee.seats import InProcessSeat
-from arena.sdk import MatchInfo, Request
+from arena.sdk import Bot, MatchInfo, Request
 from arena.seeds import bot_seed
 
 
@@ -42,9 +50,21 @@ class WireSeat(InProcessSeat):
     local = False
 
 
+_BOTS: dict[tuple[str, int], Bot] = {}
+
+
+def _bots(names: list[str]) -> list[Bot]:
+    """The bots of a match, loaded once and reused from match to match (as a tournament's
+    worker and ``arena match`` do: loading a bot is not part of playing)."""
+    for seat, name in enumerate(names):
+        if (name, seat) not in _BOTS:
+            _BOTS[(name, seat)] = load_bot(find_bot(name))
+    return [_BOTS[(name, seat)] for seat, name in enumerate(names)]
+
+
 def play(game: Any, names: list[str], seed: int, seat_type: type[InProcessSeat]) -> int:
     """One match through the referee; its decisions."""
-    bots = [load_bot(find_bot(name)) for name in names]
+    bots = _bots(names)
     seats: list[Seat | None] = [seat_type(b, b.name, b.version) for b in bots]
     return asyncio.run(run_match(game, seats, seed)).decisions
 
@@ -52,7 +72,7 @@ def play(game: Any, names: list[str], seed: int, seat_type: type[InProcessSeat])
 def direct(game: Any, names: list[str], seed: int) -> int:
     """The same bots called by a bare loop: each request built as the fast path builds it,
     the answer taken as the referee takes it; no clocks, events, records or asyncio."""
-    bots = [load_bot(find_bot(name)) for name in names]
+    bots = _bots(names)
     for seat, bot in enumerate(bots):
         bot.start(
             MatchInfo(
@@ -114,11 +134,64 @@ def rate(run: Callable[[int], int], seeds: range) -> tuple[float, float]:
     return decisions / seconds, len(seeds) / seconds
 
 
+def compare(old: Path, games_per_row: int, repeat: int) -> None:
+    """The referee rows on ``old`` (an older tree, e.g. ``git worktree add /tmp/old REV``)
+    and on this tree, in interleaved subprocesses; medians side by side. An older tree has
+    only the path it had: its in-process seats are asked as they were then."""
+    here = Path(__file__).resolve().parents[1]
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for _ in range(repeat):
+        for label, root in (("before", old), ("after", here)):
+            out = subprocess.run(
+                [sys.executable, __file__, "--rows-json", "--games", str(games_per_row)],
+                env={**os.environ, "PYTHONPATH": str(root)},
+                cwd=root,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            runs[label].append(json.loads(out))
+    print(f"median of {repeat} interleaved runs, {games_per_row} games per row (CPU time)")
+    print(f"{'row':<28}{'before':>12}{'after':>12}{'ratio':>8}")
+    for key in runs["after"][0]:
+        before = statistics.median(r[key] for r in runs["before"])
+        after = statistics.median(r[key] for r in runs["after"])
+        print(f"{key:<28}{before:>12,.2f}{after:>12,.2f}{after / before:>7.2f}×")
+
+
+def referee_rows(games_per_row: int) -> dict[str, float]:
+    """What ``--compare`` measures on either tree: decisions/s and finished games/s of the
+    default in-process seats (CPU time, so that other load counts less)."""
+    classic = games.load("classic")
+    seeds = range(1, games_per_row + 1)
+    found: dict[str, float] = {}
+    for label, players, name in (
+        ("random 2p", 2, "random"),
+        ("aggressive 2p", 2, "aggressive"),
+        ("aggressive 5p", 5, "aggressive"),
+    ):
+        game = classic.configure({}, players)
+        started = time.process_time()
+        decisions = sum(play(game, [name] * players, s, InProcessSeat) for s in seeds)
+        seconds = time.process_time() - started
+        found[f"{label} decisions/s"] = decisions / seconds
+        found[f"{label} games/s"] = len(seeds) / seconds
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="games per row and run")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved runs per row")
+    parser.add_argument("--compare", type=Path, metavar="OLD", help="an older tree to compare")
+    parser.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rows_json:
+        print(json.dumps(referee_rows(args.games)))
+        return
+    if args.compare is not None:
+        compare(args.compare, args.games, args.repeat)
+        return
     classic = games.load("classic")
     two = classic.configure({}, 2)
     five = classic.configure({}, 5)

@@ -266,9 +266,13 @@ class MatchRunner:
             self.writer.write(entry)
 
     def _share(self, events: list[dict[str, Any]]) -> None:
-        redact = self.game.redact
+        """Queue each event, as that seat may see it, for every seat still to be asked."""
+        if not events:
+            return
+        redact, out = self.game.redact, self.out
         for seat, queue in enumerate(self.pending_events):
-            queue.extend(redact(e, seat) for e in events)
+            if seat not in out:
+                queue.extend([redact(e, seat) for e in events])
 
     def _set_state(self, state: Any) -> None:
         self.state = state
