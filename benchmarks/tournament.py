@@ -2,11 +2,11 @@
 
 Prints, in one run: matches/minute of a tournament with 1, 2, 3 and 4 workers, for bots over
 gRPC (100 matches) and for bots in-process (``tournament run --in-process``; 400 matches, as
-they are much shorter), the scaling ratio
-of each worker count against 1 worker (target for in-process 1 → 2 workers ≥ 1.8× on 2
-cores; gRPC reported), the share of the workers' time not spent inside matches (target
-≤ 10%), and results-database writes/s (one match with seats, replay and rating updates per
-transaction).
+they are much shorter), the scaling ratio of each worker count against 1 worker (target for
+in-process 1 → 2 workers ≥ 1.8× on 2 cores; gRPC reported), the share of the workers' time
+not spent inside matches (target ≤ 10%), the scheduler's own CPU per match (recording,
+rating, progress: it competes with the workers for the cores), and results-database
+writes/s (one match with seats, replay and rating updates per transaction).
 
     python benchmarks/tournament.py [--matches 100] [--in-process-matches 400] [--max-rounds 20]
         [--workers 1,2,3,4] [--in-process | --grpc] [--repeat 1]
@@ -72,14 +72,16 @@ def run(
     with open_store(home / "arena.db") as store:
         tournament_id = create(store, settings)
         runner = TimedRunner(store, tournament_id, workers)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         runner.run()
         wall = time.perf_counter() - started
+        cpu = time.process_time() - cpu
         matches = len(store.recorded_indices(tournament_id))
     return {
         "matches": matches,
         "wall": wall,
         "busy": runner.busy,
+        "cpu": cpu,
         "workers": workers,
         "in_process": in_process,
     }
@@ -179,7 +181,7 @@ def main() -> None:
     )
     print(
         f"{'bots':>10} {'workers':>7} {'wall s':>7} {'matches/min':>11} {'× 1 worker':>10} "
-        f"{'outside matches':>15}"
+        f"{'outside matches':>15} {'scheduler CPU ms/match':>22}"
     )
     for (in_process, w), row in rows.items():
         per_minute = 60 * row["matches"] / row["wall"]
@@ -187,7 +189,8 @@ def main() -> None:
         ratio = rows[(in_process, 1)]["wall"] / row["wall"]
         print(
             f"{'in-process' if in_process else 'gRPC':>10} {w:>7} {row['wall']:>7.1f} "
-            f"{per_minute:>11.1f} {ratio:>9.2f}× {100 * outside:>14.1f}%"
+            f"{per_minute:>11.1f} {ratio:>9.2f}× {100 * outside:>14.1f}% "
+            f"{1000 * row['cpu'] / row['matches']:>22.1f}"
         )
     for in_process in paths:
         if (in_process, 2) in rows:
