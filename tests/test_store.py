@@ -824,3 +824,18 @@ def test_a_reader_in_a_read_only_folder_follows_a_writer_that_has_not_written_ye
             assert reader.match("m0") is not None
             record(writer, "m1", 1)
             assert reader.match("m1") is not None  # an immutable open would not see it
+
+
+def test_a_replay_compressed_by_a_worker_is_stored_as_it_is(store: Store) -> None:
+    """A worker gzips the replay in parallel; the scheduler stores those bytes unchanged,
+    and they read back as the replay (the same bytes as compressing in the store)."""
+    from arena.store import CompressedReplay, compress_replay
+
+    text = replay_text()
+    packed = compress_replay(text)
+    assert isinstance(packed, CompressedReplay) and packed.gzip != text
+    store.record_match(match_dict("w0", 0), three_seats(), packed, [], [])
+    store.record_match(match_dict("w1", 1), three_seats(), text, [], [])
+    assert store.replay("w0") == store.replay("w1") == text
+    stored = store.db.execute("SELECT replay FROM matches WHERE id = 'w0'").fetchone()[0]
+    assert stored == packed.gzip

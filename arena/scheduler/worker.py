@@ -36,6 +36,7 @@ from arena.referee.match import Seat, TimeControl, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
+from arena.store import compress_replay
 
 log = logging.getLogger("arena.worker")
 
@@ -185,7 +186,7 @@ class WorkerHost:
             "think": [s.timing() for s in result.seats],
             "started_at": started,
             "finished_at": time.time(),
-            "replay": replay,
+            "replay": compress_replay(replay),  # here, in parallel, not in the scheduler
             "worker": os.getpid(),
         }
 
