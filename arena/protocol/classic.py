@@ -13,6 +13,7 @@ from typing import Any
 from arena.errors import MalformedActionError
 from arena.games.api import Game
 from arena.games.classic.actions import (
+    KIND_OF,
     REROLL_POLICIES,
     Action,
     Attack,
@@ -33,22 +34,7 @@ from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 
 ALWAYS_MAX_DEFENCE = "always_max_defence"
-_ACTION_TYPES = frozenset(
-    {
-        Attack,
-        ChooseHeadquarters,
-        Claim,
-        Defend,
-        EndAttack,
-        EndTurn,
-        Fortify,
-        Occupy,
-        Place,
-        PlaceNeutral,
-        Reroll,
-        Trade,
-    }
-)
+_ACTION_TYPES = frozenset(KIND_OF)
 """Answers an in-process bot may hand over as they are (immutable engine actions)."""
 _OPTIONAL = frozenset({"until", "die", "bonus_territory", "cards"})
 
