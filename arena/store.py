@@ -905,6 +905,10 @@ class CompressedReplay:
 
     gzip: bytes
 
+    def decompressed(self) -> bytes:
+        """The replay's JSONL."""
+        return gzip.decompress(self.gzip)
+
 
 def compress_replay(replay_bytes: bytes) -> CompressedReplay:
     """A replay as the results database stores it (deterministic bytes: no timestamp)."""

@@ -838,4 +838,4 @@ def test_a_replay_compressed_by_a_worker_is_stored_as_it_is(store: Store) -> Non
     store.record_match(match_dict("w1", 1), three_seats(), text, [], [])
     assert store.replay("w0") == store.replay("w1") == text
     stored = store.db.execute("SELECT replay FROM matches WHERE id = 'w0'").fetchone()[0]
-    assert stored == packed.gzip
+    assert stored == packed.gzip and packed.decompressed() == text
