@@ -42,6 +42,9 @@ FAULT_STATUS = {
 }
 """The seat status of each :class:`~arena.referee.seats.Reply` fault (a seat that never
 connects is INIT_FAIL through ``absent``, not through a reply)."""
+LEGACY_ALWAYS_MAX = "always_max_defence"
+"""A declaration whose per-seat flags replay headers also keep under ``always_max``, the key
+classic replays had before declarations were per game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -584,9 +587,6 @@ class MatchRunner:
                 )
             # A retry runs on the same clock: the seat's reply times are since the request.
             reply = await handle.retry(rejection, allowance)
-
-
-LEGACY_ALWAYS_MAX = "always_max_defence"
 
 
 def check_answer(
