@@ -40,7 +40,9 @@ def generate(out: Path) -> None:
         raise SystemExit("protoc failed")
     for path in out.rglob("*.py*"):
         text = path.read_text()
-        path.write_text(re.sub(r"^from riskarena\.", f"from {PACKAGE}.riskarena.", text, flags=re.M))
+        path.write_text(
+            re.sub(r"^from riskarena\.", f"from {PACKAGE}.riskarena.", text, flags=re.M)
+        )
     for folder in [out, *[p for p in out.rglob("*") if p.is_dir()]]:
         (folder / "__init__.py").touch()
 

@@ -11,7 +11,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "writing-a-bot.md", ROOT / "docs" / "adding-a-game.md"]
+DOCUMENTS = [
+    ROOT / "README.md",
+    ROOT / "docs" / "writing-a-bot.md",
+    ROOT / "docs" / "adding-a-game.md",
+]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 

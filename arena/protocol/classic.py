@@ -60,6 +60,7 @@ def _canonical(action: Action) -> bool:
         return False
     return True
 
+
 # ------------------------------------------------------------------ board
 
 

@@ -151,7 +151,13 @@ class Arena:
         folders = {spec.path: _files(spec.path) for spec in players if isinstance(spec, BotSpec)}
         started = time.perf_counter()
         result = local.play(
-            ClassicGame(rules.config), players, seed, control, replay, strike_limit=strike_limit, untimed=untimed
+            ClassicGame(rules.config),
+            players,
+            seed,
+            control,
+            replay,
+            strike_limit=strike_limit,
+            untimed=untimed,
         )
         seconds = time.perf_counter() - started
         for folder, files in folders.items():
