@@ -371,7 +371,19 @@ class MatchRunner:
 
     async def _play(self, decision: Decision) -> None:
         """Ask every seat the decision names at once, then apply what they answered."""
-        asking = [s for s in decision.seats if self.seats[s] is not None and s not in self.out]
+        seats = decision.seats
+        if len(seats) == 1 and not decision.simultaneous:  # the common case, kept short
+            seat = seats[0]
+            if self.seats[seat] is None or seat in self.out:
+                verdict = _Verdict(action=self.game.default_action(self.state, seat))
+            else:  # awaited directly: no task, no extra turn of the event loop
+                verdict = await self._decide(seat, decision.kind)
+            if verdict.forfeit is not None:
+                self.forfeit(seat, verdict.forfeit, verdict.detail)
+            else:
+                self._apply(seat, decision.kind, verdict.action, verdict.checked)
+            return
+        asking = [s for s in seats if self.seats[s] is not None and s not in self.out]
         if len(asking) == 1:  # awaited directly: no task, no extra turn of the event loop
             verdicts = {asking[0]: await self._decide(asking[0], decision.kind)}
         else:
