@@ -77,7 +77,7 @@ class Decision:
     A ``simultaneous`` decision names several seats that answer in secret under one deadline;
     the referee collects every answer and hands them to :meth:`Game.apply_joint` at once, so
     no answer is checked against a state another answer already changed, and none is seen by
-    another seat before the rules reveal it.
+    another seat before the rules reveal it. Any other decision names exactly one seat.
     """
 
     kind: str

@@ -106,20 +106,32 @@ def local_request_fields(
     send, built without protobuf for an in-process seat (``listed`` is the game's
     ``choices(options)``)."""
     name = game.info.name
-    asked, bot_view, bot_options, choices = codec_for(name).local_request(
-        game, seat, view, options, listed
-    )
+    decoded = codec_for(name).local_request(game, seat, view, options, listed)
+    return _request_fields(name, kind, decoded, request_id, deadline_ms, time_bank_ms, events)
+
+
+def _request_fields(
+    game: str,
+    kind: str,
+    decoded: tuple[int, dict[str, Any], Any, list[Any]],
+    request_id: int,
+    deadline_ms: int,
+    time_bank_ms: int,
+    events: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The fields of :class:`arena.sdk.Request`, whichever way the request came."""
+    asked, view, options, choices = decoded
     return {
         "kind": kind,
         "seat": asked,
-        "view": bot_view,
-        "options": bot_options,
+        "view": view,
+        "options": options,
         "choices": choices,
         "request_id": request_id,
         "deadline_ms": deadline_ms,
         "time_bank_ms": time_bank_ms,
         "events": events,
-        "game": name,
+        "game": game,
     }
 
 
@@ -230,19 +242,15 @@ def request_fields(message: pb.DecisionRequest, game: str, seat: int) -> dict[st
     """A request as the fields of :class:`arena.sdk.Request` (``game`` and ``seat`` from the
     MatchStart it belongs to: a DecisionRequest does not repeat them)."""
     game = game or DEFAULT_GAMES[0]
-    asked, view, options, choices = codec_for(game).request_from_pb(message, seat)
-    return {
-        "kind": message.kind,
-        "seat": asked,
-        "view": view,
-        "options": options,
-        "choices": choices,
-        "request_id": message.request_id,
-        "deadline_ms": message.deadline_ms,
-        "time_bank_ms": message.time_bank_ms,
-        "events": events_from_pb(message.events),
-        "game": game,
-    }
+    return _request_fields(
+        game,
+        message.kind,
+        codec_for(game).request_from_pb(message, seat),
+        message.request_id,
+        message.deadline_ms,
+        message.time_bank_ms,
+        events_from_pb(message.events),
+    )
 
 
 _STATUS = {

@@ -370,10 +370,10 @@ class MatchRunner:
         )
 
     async def _play(self, decision: Decision) -> None:
-        """Ask every seat the decision names at once, then apply what they answered."""
-        seats = decision.seats
-        if len(seats) == 1 and not decision.simultaneous:  # the common case, kept short
-            seat = seats[0]
+        """Ask the seat a decision names, or every seat of a simultaneous one at once, then
+        apply what they answered."""
+        if not decision.simultaneous:  # one seat (the contract): the short, common path
+            seat = decision.seats[0]
             if self.seats[seat] is None or seat in self.out:
                 verdict = _Verdict(action=self.game.default_action(self.state, seat))
             else:  # awaited directly: no task, no extra turn of the event loop
@@ -383,28 +383,9 @@ class MatchRunner:
             else:
                 self._apply(seat, decision.kind, verdict.action, verdict.checked)
             return
-        asking = [s for s in seats if self.seats[s] is not None and s not in self.out]
-        if len(asking) == 1:  # awaited directly: no task, no extra turn of the event loop
-            verdicts = {asking[0]: await self._decide(asking[0], decision.kind)}
-        else:
-            verdicts = dict(
-                zip(
-                    asking,
-                    await asyncio.gather(*(self._decide(s, decision.kind) for s in asking)),
-                    strict=True,
-                )
-            )
-        if decision.simultaneous:
-            self._apply_joint(decision, verdicts)
-            return
-        for seat in decision.seats:
-            verdict = verdicts.get(seat) or _Verdict(
-                action=self.game.default_action(self.state, seat)
-            )
-            if verdict.forfeit is not None:
-                self.forfeit(seat, verdict.forfeit, verdict.detail)
-            elif self.pending is not None:
-                self._apply(seat, decision.kind, verdict.action, verdict.checked)
+        asking = [s for s in decision.seats if self.seats[s] is not None and s not in self.out]
+        answered = await asyncio.gather(*(self._decide(s, decision.kind) for s in asking))
+        self._apply_joint(decision, dict(zip(asking, answered, strict=True)))
 
     async def _start_seats(self) -> None:
         names = [r.bot for r in self.results]
