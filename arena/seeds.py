@@ -2,7 +2,7 @@
 
 The derivation is part of every replay and test: a key always yields the same 64-bit value,
 whichever game, referee or runner asks. Games derive their random streams from it (classic:
-:mod:`arena.games.classic.rng`); the referee derives each seat's ``bot_seed``; ``arena
+:mod:`arena.games.streams`); the referee derives each seat's ``bot_seed``; ``arena
 versus`` and the ladder benchmark derive their match seeds.
 """
 
