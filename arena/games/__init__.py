@@ -13,7 +13,10 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.games.api import Game, GameType
 
-_ENTRIES: dict[str, str] = {"classic": "arena.games.classic.game"}
+_ENTRIES: dict[str, str] = {
+    "classic": "arena.games.classic.game",
+    "europe": "arena.games.europe.game",
+}
 """Game name → module whose ``GAME`` is its :class:`~arena.games.api.GameType`."""
 
 _COMMANDS: dict[str, str] = {"classic": "arena.cli_classic"}

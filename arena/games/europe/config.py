@@ -55,7 +55,7 @@ class EuropeConfig:
         unknown = sorted(set(options) - set(DESCRIPTIONS))
         if unknown:
             raise ConfigError(
-                f"unknown europe rules key {unknown[0]!r}; valid keys: {', '.join(DESCRIPTIONS)}"
+                f"unknown rules key {unknown[0]!r} for europe; valid keys: {', '.join(DESCRIPTIONS)}"
             )
         default_crowns = CROWNS_TO_WIN if players == MAX_PLAYERS else CROWNS_TO_WIN_MERCENARY
         crowns = _positive(options, "crowns_to_win", default_crowns)
