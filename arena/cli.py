@@ -476,7 +476,11 @@ _FIGURE_HEADS = {"territories": "terr."}
 
 def _print_summary(result: MatchResult, logs: dict[int, Path] | None = None) -> None:
     """The text form of ``arena match``; ``logs`` are the stderr logs of subprocess seats."""
-    rules = ", ".join(f"{k}={v}" for k, v in result.rules.items() if k != "players")
+    rules = ", ".join(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in result.rules.items()
+        if k != "players"
+    )
     players = len(result.seats)
     title = "classic RISK" if result.game == "classic" else result.game
     print(f"{title} · match {result.match_id} · {players} players · seed {result.seed}")

@@ -1,7 +1,8 @@
 """The random bot: uniform over the legal options, reproducible from the match seed and seat.
 
 It is the arena's baseline and a template: every decision is answered from the request's
-options alone, with no rules code.
+options alone, with no rules code. In classic it also draws dice and army counts; in any
+other game (RISK: Europe) it picks uniformly among the request's complete choices.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ class RandomBot(Bot):
 
     def choose(self, request: Request) -> Answer:
         options, rng = request.options, self.rng
+        if request.game != "classic":
+            return rng.randrange(len(request.choices))
         if request.kind == "reinforce" or (request.kind == "place" and options.armies > 1):
             share: dict[int, int] = {}
             for _ in range(options.armies):

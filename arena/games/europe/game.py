@@ -41,21 +41,21 @@ KINDS = (
 ASK_ALL = {key: "ask" for key in DECLARATIONS}
 """Declarations under which a seat is asked every battle decision (check-bot positions)."""
 CHECK_VARIANTS: tuple[tuple[int, dict[str, str]], ...] = (
-    (4, {"max_rounds": "8"}),
-    (3, {"max_rounds": "8"}),
-    (4, {"missions": "true", "max_rounds": "8"}),
+    (4, {}),
+    (3, {}),
+    (4, {"missions": "true"}),
 )
 """Configurations whose seeded games together meet every decision kind (for check-bot)."""
 
 APPROXIMATIONS = (
-    "APPROXIMATION: coins are silver units only; a gold coin (5 silver) is not modelled.",
-    "APPROXIMATION: the sea lines Sweden-Finland and Finland-Novgorod (sources disagree).",
-    "APPROXIMATION: 2 players play with two Mercenary Armies (the 3-player variant's "
+    "coins are silver units only; a gold coin (5 silver) is not modelled.",
+    "the sea lines Sweden-Finland and Finland-Novgorod (sources disagree).",
+    "2 players play with two Mercenary Armies (the 3-player variant's "
     "procedure, one per missing colour), each player placing two kingdoms.",
-    "APPROXIMATION: 8 crowns to win with 2 or 3 players (play reports, not the rule book).",
-    "APPROXIMATION: the Mercenary Army variant's details (random cities, per-round secret "
+    "8 crowns to win with 2 or 3 players (play reports, not the rule book).",
+    "the Mercenary Army variant's details (random cities, per-round secret "
     "bid, acting last, never winning).",
-    "APPROXIMATION: the Kingdom Missions texts and bonuses are invented stand-ins: "
+    "the Kingdom Missions texts and bonuses are invented stand-ins: "
     + " ".join(f"{i}: {text}" for i, text in enumerate(MISSIONS))
     + f" Bonuses: even ids {BONUSES[0]}, odd ids {BONUSES[1]}.",
 )
