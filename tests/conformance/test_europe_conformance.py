@@ -1,0 +1,505 @@
+"""Conformance of the RISK: Europe engine: seeded random games for 2, 3 and 4 players (base
+game, Kingdom Missions, and every seat asking for every battle decision), invariants checked
+after every applied decision.
+
+Every seat picks uniformly among ``game.choices(game.legal_options(state, seat))``; a
+simultaneous decision goes through ``apply_joint``, a one-seat one through ``apply`` and, on
+a copy, ``apply_unchecked`` (the two must agree). The references are kept here from the
+events, independently of the engine's own bookkeeping: coins (every event that moves coins),
+crown cards sold and held, missions completed; units, castles and territories are checked
+against the rule book's fixed supplies.
+
+The fast run plays a few dozen short games; the ``slow`` run (``pytest -m slow -s``) plays
+≥ 200 full games per player count, spread over the variants, and prints how they ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from arena.games.api import Event, Outcome
+from arena.games.europe.board import (
+    ARMY_UNITS,
+    CASTLES,
+    CROWN_CARD_COST,
+    CROWN_CARDS,
+    START_COINS,
+    europe_board,
+)
+from arena.games.europe.config import ARMIES
+from arena.games.europe.game import ASK_ALL, EuropeGame
+from arena.games.europe.game import GAME as EUROPE
+from arena.games.europe.rules import MARKER_COINS
+from arena.games.europe.state import NOBODY, EuropeState
+from tests.games.europe.test_golden import canonical_state
+
+BOARD = europe_board()
+SIZE = BOARD.size
+UNIT_PRICES = (1, 2, 3, 10)
+"""Footman, archer, cavalry, siege weapon (the rule book's price list)."""
+CASTLE_PRICE, BERLIN_CASTLE = 12, 9
+DECISION_LIMIT = 50_000
+"""A game taking more decisions than this does not end: a failure, not a hang."""
+FAST_MAX_ROUNDS = 12
+SLOW_GAMES = int(os.environ.get("ARENA_CONFORMANCE_GAMES", "200"))  # per player count
+
+VARIANTS: dict[str, tuple[dict[str, str], bool]] = {
+    "base": ({}, False),
+    "missions": ({"missions": "true"}, False),
+    "ask": ({}, True),
+    "missions_ask": ({"missions": "true"}, True),
+}
+"""Variant name → (rules options, whether every seat declares ``ask`` for everything)."""
+
+COIN_EVENTS = {
+    "marker",
+    "mercenary",
+    "kingdom",
+    "expand",
+    "spend",
+    "tax",
+    "battle_end",
+    "eliminated",
+}
+"""The events that move coins (everything else must leave every purse alone)."""
+
+
+def game_of(players: int, variant: str, max_rounds: int | None = None) -> EuropeGame:
+    options = dict(VARIANTS[variant][0])
+    if max_rounds is not None:
+        options["max_rounds"] = str(max_rounds)
+    game = EUROPE.configure(options, players)
+    assert isinstance(game, EuropeGame)
+    return game
+
+
+def declarations(players: int, variant: str) -> list[dict[str, str]]:
+    return [dict(ASK_ALL) for _ in range(players)] if VARIANTS[variant][1] else []
+
+
+# ----------------------------------------------------------------- references
+
+
+@dataclass
+class Books:
+    """What the events say happened to coins, crown cards and missions."""
+
+    coins: list[int]
+    crown_cards: list[int]
+    sold: int = 0
+    completed: list[int] = field(default_factory=lambda: [0] * ARMIES)
+    mission_cards_gone: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    events: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def open(cls, state: EuropeState) -> Books:
+        """Every army starts with 5 coins; a Mercenary Army also has its two cities' taxes."""
+        coins = [START_COINS] * ARMIES
+        for t in range(SIZE):
+            if state.owner[t] >= state.n:
+                coins[state.owner[t]] += BOARD.tax[t]
+        return cls(coins, [0] * ARMIES)
+
+    def post(self, state_before: EuropeState, events: list[Event]) -> None:
+        """Move the books by the events of one decision."""
+        for event in events:
+            kind = event["type"]
+            self.events[kind] += 1
+            if kind == "marker":
+                self.coins[event["army"]] -= event["paid"]
+            elif kind == "mercenary":
+                if event["controller"] != NOBODY:
+                    self.coins[event["controller"]] -= event["paid"]
+                    self.coins[event["army"]] += event["paid"]
+                else:
+                    assert event["paid"] == 0
+            elif kind == "kingdom":
+                assert event["tax"] == BOARD.tax[event["city"]]
+                self.coins[event["army"]] += event["tax"]
+            elif kind == "expand":
+                if event["claimed"]:
+                    assert event["tax"] == BOARD.tax[event["target"]]
+                    self.coins[event["army"]] += event["tax"]
+            elif kind == "spend":
+                army = event["army"]
+                assert event["cost"] >= 0
+                self.coins[army] -= event["cost"]
+                assert self.coins[army] >= 0, f"army {army} spent more than it had"
+                if event["crown"]:
+                    self.crown_cards[army] += 1
+                    self.sold += 1
+            elif kind == "tax":
+                assert event["coins"] >= 0
+                self.coins[event["army"]] += event["coins"]
+            elif kind == "battle_end":
+                if event["raid"]:
+                    assert event["winner"] == event["attacker"]
+                self.coins[event["attacker"]] += event["raid"]
+            elif kind == "eliminated":
+                army = event["army"]
+                self.coins[army] = 0
+                self.crown_cards[army] = 0
+                if state_before.missions:
+                    self.mission_cards_gone += len(state_before.missions[army])
+            elif kind == "mission_completed":
+                self.completed[event["army"]] += 1
+
+
+def spend_cost(event: Event) -> int:
+    """What a spend event's recruits and crown card cost by the price list."""
+    recruits = sum(
+        n * price
+        for r in event["recruits"]
+        for n, price in zip(r["units"], UNIT_PRICES, strict=True)
+    )
+    return recruits + (CROWN_CARD_COST if event["crown"] else 0)
+
+
+# ------------------------------------------------------------------ invariants
+
+
+def check_invariants(
+    game: EuropeGame, state: EuropeState, books: Books, events: list[Event]
+) -> None:
+    rules = game.rules
+    n = state.n
+    units = state.units
+    fight = state.battle.territory if state.battle is not None else -1
+    # Units per army and type: board + reserve = the army's fixed supply.
+    for army in range(ARMIES):
+        for kind in range(4):
+            on_board = sum(units[(t * ARMIES + army) * 4 + kind] for t in range(SIZE))
+            held = state.reserve[army * 4 + kind]
+            assert on_board >= 0 and held >= 0
+            assert on_board + held == ARMY_UNITS[kind], (army, kind, on_board, held)
+    assert min(units) >= 0
+    # Territories: at most two armies; units ⇔ an owner; an attacker only in a dispute.
+    disputed = set()
+    for t in range(SIZE):
+        present = [a for a in range(ARMIES) if state.count(t, a)]
+        assert len(present) <= 2, f"territory {t} holds armies {present}"
+        owner, attacker = state.owner[t], state.attacker[t]
+        if attacker != NOBODY:
+            disputed.add(t)
+            assert attacker != owner and owner != NOBODY, (t, owner, attacker)
+        if t == fight:  # a battle in progress may have emptied one side for a moment
+            assert set(present) <= {owner, attacker}
+            continue
+        if not present:
+            assert owner == NOBODY and attacker == NOBODY, f"empty territory {t} is held"
+        else:
+            assert owner in present, f"territory {t}: owner {owner}, units of {present}"
+            assert set(present) == {owner} | ({attacker} if attacker != NOBODY else set()), (
+                t,
+                present,
+                owner,
+                attacker,
+            )
+    assert sorted(state.disputes) == sorted(disputed) and len(set(state.disputes)) == len(
+        state.disputes
+    )
+    for t in state.battles:
+        assert t in disputed
+    if any(e["type"] == "round_end" for e in events):
+        assert not disputed, f"disputed after the round's battles: {sorted(disputed)}"
+        assert state.battle is None and not state.battles
+    # Castles: never more than 8; on the board + in the bank = 8.
+    assert 0 <= state.castles_left <= CASTLES
+    assert sum(state.castle) + state.castles_left == CASTLES
+    # Coins as the events moved them.
+    assert state.coins == books.coins, (state.coins, books.coins)
+    for army in range(ARMIES):
+        if not state.alive[army]:
+            assert state.coins[army] == 0
+    # Crown cards: sold + left = 8 (base game); held ones as bought (eliminated: gone).
+    assert state.crown_cards == books.crown_cards
+    if game.rules.config.missions:
+        assert state.crown_cards_left == 0 and books.sold == 0
+        held = sum(len(m) for m in state.missions)
+        done = sum(len(c) for c in state.completed)
+        drawn = 2 if state.drawn is not None else 0
+        assert len(state.deck) + held + done + drawn + books.mission_cards_gone == CROWN_CARDS
+        assert [len(c) for c in state.completed] == books.completed
+    else:
+        assert books.sold + state.crown_cards_left == CROWN_CARDS
+        assert not any(books.completed)
+    # Crowns on the tracker: held cities (Rome 2) + crown cards + completed missions.
+    for army in range(ARMIES):
+        cities = sum(BOARD.crowns[t] for t in range(SIZE) if state.owner[t] == army)
+        expected = cities + books.crown_cards[army] + books.completed[army]
+        assert rules.crowns(state, army) == expected, (army, rules.crowns(state, army), expected)
+    for event in events:
+        if event["type"] == "round_end":
+            assert event["crowns"] == [rules.crowns(state, a) for a in range(ARMIES)]
+            living = [s for s in range(n) if state.alive[s]]
+            target = rules.config.crowns_to_win
+            if any(event["crowns"][s] >= target for s in living):
+                assert state.end == "crowns"
+        if event["type"] == "spend":
+            castle = (
+                BERLIN_CASTLE
+                if state.owner[BOARD.tiles["berlin"]] == event["army"]
+                else CASTLE_PRICE
+            )
+            assert event["cost"] == spend_cost(event) + castle * len(event["castles"])
+    # The game's own state stays sane.
+    assert all(state.coins[a] >= 0 for a in range(ARMIES))
+    if state.phase != "over":
+        assert game.outcome(state) is None and game.decision(state) is not None
+
+
+def check_outcome(game: EuropeGame, state: EuropeState, outcome: Outcome | None) -> None:
+    """Places follow the tie-break keys; the end word fits the final position."""
+    rules = game.rules
+    assert outcome is not None and state.phase == "over"
+    n = state.n
+    assert len(outcome.places) == n
+    alive = [s for s in range(n) if state.alive[s]]
+    keys = {
+        s: (
+            rules.crowns(state, s),
+            sum(1 for o in state.owner if o == s),
+            state.coins[s] + (MARKER_COINS if state.marker == s else 0),
+        )
+        for s in alive
+    }
+    for s in alive:
+        assert outcome.places[s] == 1 + sum(1 for o in alive if keys[o] > keys[s])
+    assert sorted(state.out) == [s for s in range(n) if not state.alive[s]]
+    for k, seat in enumerate(reversed(state.out)):
+        assert outcome.places[seat] == len(alive) + k + 1
+    first = [s for s in range(n) if outcome.places[s] == 1]
+    assert outcome.winner == (first[0] if len(first) == 1 else None)
+    assert outcome.termination == state.end
+    target = rules.config.crowns_to_win
+    if state.end == "crowns":
+        assert any(keys[s][0] >= target for s in alive)
+        assert state.round <= rules.config.max_rounds
+    elif state.end == "round_limit":
+        assert state.round == rules.config.max_rounds
+        assert all(keys[s][0] < target for s in alive)
+    else:
+        assert state.end == "elimination" and len(alive) <= 1
+
+
+# ------------------------------------------------------------------- the games
+
+
+@dataclass
+class Played:
+    state: EuropeState
+    events: list[Event]
+    actions: list[tuple[int, Any]]
+    decisions: int
+    books: Books
+
+
+def play(
+    game: EuropeGame,
+    seed: int,
+    declared: list[dict[str, str]],
+    *,
+    check: bool = True,
+    unchecked: bool = True,
+) -> Played:
+    """One seeded random game; with ``check``, every invariant after every decision."""
+    rng = random.Random(seed)
+    state = game.new_game(seed, declared)
+    books = Books.open(state)
+    all_events: list[Event] = []
+    actions: list[tuple[int, Any]] = []
+    decisions = 0
+    if check:
+        check_invariants(game, state, books, [])
+    while (decision := game.decision(state)) is not None:
+        decisions += 1
+        assert decisions <= DECISION_LIMIT, "the game does not end"
+        books.kinds[decision.kind] += 1
+        picks = {}
+        for seat in decision.seats:
+            listed = list(game.choices(game.legal_options(state, seat)))
+            assert listed, f"no choice for seat {seat} at {decision.kind}"
+            if check:
+                for action in listed:
+                    game.check(state, seat, action)
+            picks[seat] = rng.choice(listed)
+        before = state.copy()
+        if decision.simultaneous:
+            step = game.apply_joint(state, picks)
+        else:
+            (seat,) = decision.seats
+            step = game.apply(state, seat, picks[seat])
+            if unchecked:
+                fast = state.copy()
+                fast_events = game.apply_unchecked(fast, seat, picks[seat])
+                assert fast_events == step.events and fast == step.state
+        assert state == before, "apply changed the state it was given"
+        actions.extend(sorted(picks.items()))
+        books.post(state, step.events)
+        state = step.state
+        all_events.extend(step.events)
+        if check:
+            check_invariants(game, state, books, step.events)
+    check_outcome(game, state, game.outcome(state))
+    assert all_events and all_events[-1]["type"] == "game_over"
+    return Played(state, all_events, actions, decisions, books)
+
+
+CASES = [(players, variant) for players in (2, 3, 4) for variant in VARIANTS]
+
+
+@pytest.mark.parametrize(("players", "variant"), CASES)
+def test_random_games_keep_the_invariants(players: int, variant: str) -> None:
+    """Three short games per player count and variant (36 in all)."""
+    game = game_of(players, variant, FAST_MAX_ROUNDS)
+    for seed in range(3):
+        play(game, 100 * players + seed, declarations(players, variant))
+
+
+def test_full_games_end_by_the_rules() -> None:
+    """A few games at the default round cap, checked all the way to their end."""
+    for players in (2, 3, 4):
+        game = game_of(players, "base")
+        played = play(game, 7 + players, [], unchecked=False)
+        assert played.state.end in ("crowns", "round_limit", "elimination")
+
+
+def test_every_decision_kind_is_met() -> None:
+    """Random play under Kingdom Missions with every seat asking meets every decision kind
+    within a bounded number of games (a castle re-roll is the rarest)."""
+    wanted = {
+        "bid",
+        "kingdom",
+        "mercenary_bid",
+        "cards",
+        "mercenary_cards",
+        "turn",
+        "mission",
+        "battle_order",
+        "reroll",
+        "casualties",
+    }
+    kinds: Counter[str] = Counter()
+    game = game_of(3, "missions_ask")
+    for seed in range(60):
+        kinds += play(game, seed, declarations(3, "missions_ask"), check=False).books.kinds
+        if set(kinds) == wanted:
+            break
+    assert set(kinds) == wanted
+
+
+def test_same_seed_same_game() -> None:
+    for players, variant in (
+        (2, "base"),
+        (3, "missions_ask"),
+        (4, "ask"),
+    ):
+        game = game_of(players, variant, 10)
+        one = play(game, 42, declarations(players, variant), check=False)
+        two = play(game, 42, declarations(players, variant), check=False)
+        assert one.events == two.events
+        assert one.actions == two.actions
+        assert canonical_state(one.state) == canonical_state(two.state)
+        other = play(game, 43, declarations(players, variant), check=False)
+        assert other.events != one.events
+
+
+def test_a_changed_copy_leaves_the_original_alone() -> None:
+    """Copies taken all through a game, played on to their end, never touch the original."""
+    game = game_of(4, "missions_ask", 8)
+    rng = random.Random(5)
+    state = game.new_game(5, declarations(4, "missions_ask"))
+    step_count = 0
+    while (decision := game.decision(state)) is not None:
+        step_count += 1
+        if step_count % 7 == 0:
+            snapshot = state.copy()
+            branch = game.copy(state)
+            branch_rng = random.Random(step_count)
+            while (d := game.decision(branch)) is not None:
+                picks = {
+                    s: branch_rng.choice(list(game.choices(game.legal_options(branch, s))))
+                    for s in d.seats
+                }
+                if d.simultaneous:
+                    branch = game.apply_joint(branch, picks).state
+                else:
+                    game.apply_unchecked(branch, d.seats[0], picks[d.seats[0]])
+            assert state == snapshot and state.units == snapshot.units
+            assert state.battle == snapshot.battle and state.losses == snapshot.losses
+        picks = {
+            s: rng.choice(list(game.choices(game.legal_options(state, s)))) for s in decision.seats
+        }
+        state = game.apply_joint(state, picks).state
+
+
+def test_actions_round_trip_and_replay() -> None:
+    """Every listed choice survives ``action_to_dict`` → JSON → ``action_from_dict``; the
+    recorded actions, parsed back and replayed from the seed, give the same events."""
+    for players, variant in ((2, "ask"), (3, "missions"), (4, "missions_ask")):
+        game = game_of(players, variant, 12)
+        declared = declarations(players, variant)
+        rng = random.Random(players)
+        state = game.new_game(77, declared)
+        log: list[list[tuple[int, dict[str, Any]]]] = []
+        events: list[Event] = []
+        while (decision := game.decision(state)) is not None:
+            picks = {}
+            for seat in decision.seats:
+                listed = list(game.choices(game.legal_options(state, seat)))
+                for action in listed:
+                    text = json.dumps(game.action_to_dict(action))
+                    assert game.action_from_dict(json.loads(text)) == action, text
+                picks[seat] = rng.choice(listed)
+            log.append([(s, game.action_to_dict(a)) for s, a in sorted(picks.items())])
+            step = game.apply_joint(state, picks)
+            state, events = step.state, events + step.events
+        again = game.new_game(77, declared)
+        replayed: list[Event] = []
+        for answers in log:
+            decision = game.decision(again)
+            assert decision is not None
+            parsed = {s: game.action_from_dict(d) for s, d in answers}
+            if decision.simultaneous:
+                step = game.apply_joint(again, parsed)
+                again, replayed = step.state, replayed + step.events
+            else:
+                ((seat, action),) = parsed.items()
+                replayed += game.apply_unchecked(again, seat, action)
+        assert game.decision(again) is None
+        assert replayed == events
+        assert canonical_state(again) == canonical_state(state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_many_full_games(players: int) -> None:
+    """≥ 200 full games per player count, the variants in turn; prints how they ended."""
+    names = list(VARIANTS)
+    ends: Counter[str] = Counter()
+    decisions = 0
+    events: Counter[str] = Counter()
+    for i in range(SLOW_GAMES):
+        variant = names[i % len(names)]
+        game = game_of(players, variant)
+        played = play(
+            game, 10_000 * players + i, declarations(players, variant), unchecked=i % 2 == 0
+        )
+        ends[played.state.end or ""] += 1
+        decisions += played.decisions
+        events += played.books.events
+    print(
+        f"\n{players}p: {SLOW_GAMES} games, ends {dict(ends)}, "
+        f"{decisions / SLOW_GAMES:.0f} decisions/game"
+    )
+    assert sum(ends.values()) == SLOW_GAMES
+    for kind in ("battle", "tax", "spend", "expand", "round_end", "casualties"):
+        assert events[kind] > 0, kind
