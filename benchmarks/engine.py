@@ -8,6 +8,11 @@ the unchecked in-place fast path, legal-option generation/s; the cost of copying
 or ``apply_unchecked``; and checked apply plus a ``view()`` per decision), decisions/s
 (target ≥ 40,000 checked).
 
+RISK: Europe rows follow (2, 3 and 4 players, the game's own round cap): decisions (seat
+answers) per game, random-play games/s, the share of games won by crowns before the cap,
+check+apply decisions/s (target ≥ 30,000), unchecked apply/s, option generation/s, and a
+mid-game state copy (target ≤ 30 µs).
+
 Times are the process's CPU seconds (other jobs on a shared machine skew them less than wall
 time). ``--compare OLD`` runs every row (or only the API loop's) in subprocesses against the
 ``arena`` package at ``OLD`` (e.g. a ``git worktree add /tmp/engine-old HEAD`` checkout) and
@@ -138,10 +143,104 @@ def engine_rates(games: int, max_rounds: int) -> dict[str, float]:
     return rows
 
 
+def europe_record(game: Any, seed: int) -> list[dict[int, Any]]:
+    """One random Europe game through the contract: each decision's answers by seat, every
+    seat picking uniformly among its listed choices."""
+    rng = random.Random(seed)
+    state = game.new_game(seed)
+    moves: list[dict[int, Any]] = []
+    while (decision := game.decision(state)) is not None:
+        picks = {
+            seat: rng.choice(game.choices(game.legal_options(state, seat)))
+            for seat in decision.seats
+        }
+        moves.append(picks)
+        if decision.simultaneous:
+            game.rules.apply_joint_unchecked(state, picks)
+        else:
+            game.apply_unchecked(state, decision.seats[0], picks[decision.seats[0]])
+    return moves
+
+
+def europe_replays(
+    game: Any, games: list[tuple[int, list[dict[int, Any]]]], checked: bool
+) -> float:
+    """Seconds to re-play recorded Europe games: checked (``check`` + ``apply`` /
+    ``apply_joint``) or in place without checks."""
+    rules = game.rules
+    started = time.process_time()
+    for seed, moves in games:
+        state = game.new_game(seed)
+        for picks in moves:
+            if len(picks) > 1 or rules.decision(state).simultaneous:
+                if checked:
+                    state = game.apply_joint(state, picks).state
+                else:
+                    rules.apply_joint_unchecked(state, picks)
+            else:
+                ((seat, action),) = picks.items()
+                if checked:
+                    state = game.apply(state, seat, action).state
+                else:
+                    game.apply_unchecked(state, seat, action)
+    return time.process_time() - started
+
+
+def europe_rates(games: int) -> dict[str, float]:
+    """RISK: Europe rows at the game's default round cap: per player count decisions (seat
+    answers) per game, random-play games/s, the share of games won by crowns before the cap,
+    checked and unchecked apply/s, option generation/s; then a mid-game state copy."""
+    from arena.games import load
+
+    rows: dict[str, float] = {}
+    copy_state = None
+    for players in (2, 3, 4):
+        game = load("europe").configure({}, players)
+        started = time.process_time()
+        played = [(seed, europe_record(game, seed)) for seed in range(games)]
+        seconds = time.process_time() - started
+        answers = sum(len(p) for _, m in played for p in m)
+        crowns = 0
+        for seed, moves in played:
+            state = game.new_game(seed)
+            for picks in moves:
+                state = game.apply_joint(state, picks).state
+            crowns += state.end == "crowns"
+            if players == 4 and copy_state is None:
+                copy_state = state
+        key = f"europe {players}p"
+        rows[f"{key} decisions/game"] = answers / games
+        rows[f"{key} games/s"] = games / seconds
+        rows[f"{key} crowns ends %"] = 100 * crowns / games
+        rows[f"{key} check+apply/s"] = answers / europe_replays(game, played, True)
+        rows[f"{key} unchecked apply/s"] = answers / europe_replays(game, played, False)
+        state = game.new_game(played[0][0])
+        positions = []
+        for picks in played[0][1]:
+            positions.extend((state.copy(), seat) for seat in picks)
+            state = game.apply_joint(state, picks).state
+        started = time.process_time()
+        for position, seat in positions:
+            game.legal_options(position, seat)
+        rows[f"{key} options/s"] = len(positions) / (time.process_time() - started)
+    game = load("europe").configure({}, 4)
+    state = game.new_game(1)
+    for picks in europe_record(game, 1)[:150]:
+        state = game.apply_joint(state, picks).state
+    rounds = 200_000
+    started = time.process_time()
+    for _ in range(rounds):
+        state.copy()
+    rows["europe state copy µs"] = (time.process_time() - started) / rounds * 1e6
+    return rows
+
+
 def all_rates(games: int, max_rounds: int, api_only: bool) -> dict[str, float]:
     """Every row (or only the API loop's), engine rows first."""
     rows = {} if api_only else engine_rates(games, max_rounds)
     rows.update({f"API loop {k}/s": v for k, v in api_rates(games, max_rounds).items()})
+    if not api_only:
+        rows.update(europe_rates(games))
     return rows
 
 
@@ -203,6 +302,8 @@ def main() -> None:
     )
     print_rows({"this tree": rows})
     print("targets: check+apply ≥ 50,000/s, API loop checked ≥ 40,000/s, state copy ≤ 20 µs")
+    if not args.api_only:
+        print("europe (default round cap): check+apply ≥ 30,000/s, state copy ≤ 30 µs")
 
 
 if __name__ == "__main__":
