@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from arena.errors import IllegalActionError
-from arena.games.europe.actions import Cards, Move, Turn, Units
+from arena.games.europe.actions import Cards, Casualties, Move, Turn, Units
 from arena.games.europe.config import ARMIES
 from arena.games.europe.game import EuropeGame
 from arena.games.europe.rules import EuropeRules
-from arena.games.europe.state import EuropeState
+from arena.games.europe.state import NOBODY, EuropeState
 from tests.europe_helpers import empty, my_turn, put, rules, t
 
 Placement = tuple[str, int, Units]
@@ -975,12 +975,13 @@ def play_out(game: EuropeRules, state: EuropeState, until: int) -> list[int]:
     markers = []
     while state.phase == "turn" and state.turns < until:
         markers.append(state.marker)
-        seat = game.decision(state).seats[0]
-        game.apply_unchecked(state, seat, Turn())
+        decision = game.decision(state)
+        assert decision is not None
+        game.apply_unchecked(state, decision.seats[0], Turn())
     return markers
 
 
-KING_ME = [
+KING_ME_CASES = [
     pytest.param(
         {0: (0, 1), 1: (2, 0), 2: (0, 1), 3: (0, 1)}, [0, 1, 1, 1, 1, 1, 1, 1], 1, id="one-king-me"
     ),
@@ -1006,7 +1007,7 @@ KING_ME = [
 ]
 
 
-@pytest.mark.parametrize(("cards", "markers", "holder"), KING_ME)
+@pytest.mark.parametrize(("cards", "markers", "holder"), KING_ME_CASES)
 def test_king_me_takes_the_marker_on_reveal(
     cards: dict[int, tuple[int, int]], markers: list[int], holder: int
 ) -> None:
@@ -1137,6 +1138,62 @@ def test_legal_options_are_for_the_revealed_card() -> None:
     game = rules()
     state = staged(game, EXPAND_START, EXPAND_FORTIFY)
     options = game_of(game).legal_options(state, 0)
-    assert {a.order for a in options.listed} <= {"expand", "manoeuvre", "none"}
+    assert all(isinstance(a, Turn) for a in options.listed)
+    assert {a.order for a in options.listed if isinstance(a, Turn)} <= {
+        "expand",
+        "manoeuvre",
+        "none",
+    }
     for action in options.listed:
         game.check(state, 0, action)
+
+
+def test_siege_assault_first_waits_for_the_owners_casualties_then_the_order() -> None:
+    game = rules()
+    declarations = [{}, {"casualties": "ask"}, {}, {}]
+    state = empty(game, dice=[6, 6, 1, 1], declarations=declarations)
+    put(state, "Lorraine", 0, (3, 0, 0, 2))
+    put(state, "Franconia", 1, (3, 1, 0, 0))
+    my_turn(state, game, 0, EXPAND_SIEGE)
+    state.first[WAITING], state.queue = TAX_SPEND, [0, WAITING]
+    turn = Turn(
+        "expand",
+        (m("Lorraine", "Franconia", (1, 0, 0, 0)),),
+        bonus="siege_assault",
+        bonus_first=True,
+        bonus_source=t("Lorraine"),
+        bonus_target=t("Franconia"),
+    )
+    game.check(state, 0, turn)
+    game.apply_unchecked(state, 0, turn)
+    decision = game.decision(state)
+    assert decision is not None and (decision.kind, decision.seats) == ("casualties", (1,))
+    assert state.owner[t("Franconia")] == 1 and state.attacker[t("Franconia")] == NOBODY
+    with pytest.raises(IllegalActionError, match="remove exactly 2 units"):
+        game.check(state, 1, Casualties((1, 0, 0, 0)))
+    with pytest.raises(IllegalActionError, match="only 0 cavalry to remove"):
+        game.check(state, 1, Casualties((1, 0, 1, 0)))
+    game.check(state, 1, Casualties((1, 1, 0, 0)))
+    game.apply_unchecked(state, 1, Casualties((1, 1, 0, 0)))
+    after = [
+        ("Lorraine", 0, (2, 0, 0, 2)),
+        ("Franconia", 1, (2, 0, 0, 0)),
+        ("Franconia", 0, (1, 0, 0, 0)),
+    ]
+    assert snapshot(state) == snapshot(position(game, after))
+    assert state.queue == [WAITING] and state.revealed == WAITING
+
+
+def test_king_me_on_a_mercenarys_card_does_nothing() -> None:
+    game = rules(3)
+    state = empty(game)
+    for army, city in enumerate(CITIES):
+        put(state, city, army, (3, 0, 0, 0))
+    state.controller[3] = 1
+    state.phase = "cards"
+    state = game.apply_joint(state, {s: Cards(0, 1) for s in range(3)}).state
+    state = game.apply_joint(state, {1: Cards(KING_ME, 0)}).state
+    play_out(game, state, 3)
+    assert state.queue == [3] and state.revealed == 3 and state.marker == 0
+    decision = game.decision(state)
+    assert decision is not None and decision.seats == (1,)
