@@ -768,3 +768,35 @@ def test_forfeit_during_own_turn() -> None:
     decision = game.decision(after)
     assert decision is not None and decision.kind == "turn" and first not in decision.seats
     assert all(after.count(tt, first) == 0 for tt in range(BOARD.size))
+
+
+def test_a_mercenarys_crowns_never_end_the_game() -> None:
+    game = rules(3)
+    state = empty(game)
+    for army, name in enumerate(("England", "France", "Saxony", "Rome")):
+        put(state, name, army, (1, 0, 0, 0))
+    state.crown_cards[3] = 8
+    my_turn(state, game, 0, 0, turn=2)
+    game.apply_unchecked(state, 0, Turn())
+    assert state.end is None and (state.round, state.phase) == (2, "mercenary_bid")
+    assert game.crowns(state, 3) == 10
+
+
+def test_drawn_missions_seen_by_the_drawer_only() -> None:
+    game = contract(missions="true")
+    state = king_me_reveal(game.rules)
+    assert state.drawn is not None
+    assert game.view(state, 1)["drawn"] == list(state.drawn)
+    assert all("drawn" not in game.view(state, s) for s in (0, 2, 3))
+
+
+def test_places_of_seats_out_later_out_first() -> None:
+    game = contract()
+    state = to_phase(game, game.new_game(3), "cards", 1)
+    state = game.forfeit(state, 2).state
+    state = game.forfeit(state, 0).state
+    state = game.forfeit(state, 3).state
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert (outcome.places, outcome.winner, outcome.termination) == ((3, 1, 4, 2), 1, "elimination")
+    assert game.out_order(state) == (2, 0, 3)
