@@ -800,3 +800,67 @@ def test_places_of_seats_out_later_out_first() -> None:
     assert outcome is not None
     assert (outcome.places, outcome.winner, outcome.termination) == ((3, 1, 4, 2), 1, "elimination")
     assert game.out_order(state) == (2, 0, 3)
+
+
+MISSION_BONUSES = [
+    pytest.param(
+        1,
+        1,
+        Turn(bonus="fortify", bonus_target=t("England")),
+        (4, 0, 0, 0),
+        0,
+        id="fortify-same-round",
+    ),
+    pytest.param(
+        1,
+        2,
+        Turn(bonus="fortify", bonus_target=t("England")),
+        (5, 0, 0, 0),
+        0,
+        id="fortify-next-round",
+    ),
+    pytest.param(
+        0,
+        2,
+        Turn(bonus="fortify", bonus_target=t("England")),
+        (4, 0, 0, 0),
+        0,
+        id="even-no-fortify",
+    ),
+    pytest.param(0, 1, Turn("tax", tax_city=t("England")), (1, 2, 0, 0), 4, id="tax-same-round"),
+    pytest.param(0, 2, Turn("tax", tax_city=t("England")), (1, 2, 0, 0), 6, id="tax-next-round"),
+    pytest.param(1, 2, Turn("tax", tax_city=t("England")), (1, 2, 0, 0), 4, id="odd-no-tax"),
+]
+
+
+@pytest.mark.parametrize(("mission", "now", "turn", "england", "coins"), MISSION_BONUSES)
+def test_mission_bonus_from_the_next_round(
+    mission: int, now: int, turn: Turn, england: tuple[int, int, int, int], coins: int
+) -> None:
+    game = rules(missions="true")
+    state = empty(game)
+    put(state, "England", 0, (1, 0, 0, 0))
+    put(state, "Scotland", 0, (1, 0, 0, 0))
+    state.completed[0] = [(mission, 1)]
+    state.round = now
+    card = 3 if turn.bonus == "fortify" else 0
+    my_turn(state, game, 0, card)
+    state.first[3], state.queue = 0, [0, 3]
+    game.check(state, 0, turn)
+    game.apply_unchecked(state, 0, turn)
+    assert state.of(t("England"), 0) == england  # London's tile: 2 archers on a Tax
+    assert state.coins[0] == 5 + coins  # London 3 + Scotland 1 (+2)
+    assert game.crowns(state, 0) == 2
+
+
+def test_a_completed_mission_saves_by_the_crown() -> None:
+    game = rules(missions="true")
+    state = empty(game)
+    for army, name in ((0, "England"), (1, "France"), (3, "Sweden")):
+        put(state, name, army, (2, 0, 0, 0))
+    put(state, "Burgundy", 2, (2, 0, 0, 0))
+    state.completed[2] = [(5, 1)]
+    my_turn(state, game, 0, 0, turn=2)
+    events = game.apply_unchecked(state, 0, Turn())
+    assert {"type": "saved_by_the_crown", "army": 2} in events
+    assert state.alive[2] and state.cityless[2] == 1
