@@ -152,6 +152,16 @@ RANK_CASES = [
         id="general-attack-at-most-3-and-2-dice-at-most-2-hits",
     ),
     pytest.param(
+        (2, 0, 0, 0),
+        (2, 0, 0, 0),
+        [5, 2, 4, 3, 1, 1],
+        [(4, [5, 2], [4, 3], 1, 1), (4, [1], [1], 0, 1)],
+        NOTHING,
+        (1, 0, 0, 0),
+        DEFENDER,
+        id="two-against-two-both-comparisons",
+    ),
+    pytest.param(
         (3, 0, 0, 0),
         (2, 0, 0, 0),
         [4, 4, 1, 4, 4, 6, 5, 1, 1, 1],
@@ -682,3 +692,76 @@ def test_stockholm_raid_not_for_a_siege_assault() -> None:
     assert state.of(t("Pomerania"), DEFENDER) == NOTHING
     assert state.coins[ATTACKER] == 5
     over(state, dice)
+
+
+def test_castle_reroll_ask_not_asked_for_a_rank_the_defender_did_not_roll() -> None:
+    game = rules()
+    dice = [3, 2, 1, 2]
+    state = setup(
+        game,
+        dice,
+        (0, 0, 1, 0),
+        (2, 0, 0, 0),
+        castle=True,
+        declarations=[{}, {"castle_reroll": "ask"}],
+    )
+    events = fight(game, state)
+    assert ranks(events) == [(3, [3], [], 1, 0)]
+    assert state.battle is not None and state.battle.rank == 4
+    decision = game.decision(state)
+    assert decision is not None and (decision.kind, decision.seats) == ("reroll", (DEFENDER,))
+    events = play(game, state, DEFENDER, Reroll(4))
+    assert rerolls(events) == [(4, [1], [2])]
+    assert ranks(events) == [(4, [2], [2], 0, 1)]
+    assert winner(events) == DEFENDER
+    assert state.of(t("Bohemia"), DEFENDER) == (1, 0, 0, 0)
+    over(state, dice)
+
+
+def test_casualties_chosen_in_one_rank_do_not_roll_in_the_next() -> None:
+    """The defender gives up its archer to the siege weapon: rank 2 is then skipped."""
+    game = rules()
+    dice = [3, 1, 6, 1]
+    state = setup(game, dice, (0, 0, 0, 1), (1, 1, 0, 0), declarations=[{}, {"casualties": "ask"}])
+    fight(game, state)
+    decision = game.decision(state)
+    assert decision is not None and (decision.kind, decision.seats) == ("casualties", (1,))
+    events = play(game, state, DEFENDER, Casualties((0, 1, 0, 0)))
+    assert ranks(events) == [(4, [6], [1], 1, 0)]
+    assert winner(events) == ATTACKER
+    assert state.reserve[DEFENDER * 4 : DEFENDER * 4 + 4] == [34, 12, 12, 4]
+    over(state, dice)
+
+
+def test_battle_order_ask_of_another_marker_holder() -> None:
+    game = rules()
+    dice = [6, 1, 1, 6]
+    state = two_battles(game, dice, marker_asks=False, marker=1)
+    fight(game, state)
+    decision = game.decision(state)
+    assert decision is not None and (decision.kind, decision.seats) == ("battle_order", (1,))
+    events = play(game, state, 1, BattleOrder((t("Bohemia"), t("Franconia"))))
+    assert battle_territories(events) == [t("Bohemia"), t("Franconia")]
+    over(state, dice)
+
+
+def test_the_tile_goes_with_a_city_taken_in_battle() -> None:
+    """Saxony (Berlin) taken in battle: its holder's castles cost 9 from then on."""
+    game = rules()
+    dice = [6, 1]
+    state = setup(
+        game,
+        dice,
+        (1, 0, 0, 0),
+        (1, 0, 0, 0),
+        where="Saxony",
+        castle=True,
+        declarations=[{}, {"castle_reroll": "never"}],
+        homes=("England", "Greece", "Algeria", "Swabia"),
+    )
+    fight(game, state)
+    assert state.owner[t("Saxony")] == ATTACKER and state.castle[t("Saxony")]
+    my_turn(state, game, ATTACKER, card=0)
+    constraints = EuropeGame(game.config).legal_options(state, ATTACKER).constraints
+    assert constraints["berlin"] and constraints["castle_cost"] == 9
+    assert (game.crowns(state, ATTACKER), game.crowns(state, DEFENDER)) == (2, 1)

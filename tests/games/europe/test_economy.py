@@ -188,6 +188,10 @@ def test_tax(
     game = rules()
     state = position(game, mine, attacked)
     before = reserve(state)
+    options = EuropeGame(game.config).legal_options(state, ME)
+    offered = {e["territory"]: e["coins"] for e in options.constraints["tax_cities"]}
+    assert offered[t(city)] == gain
+    assert not set(offered) & {t(name) for name in attacked}
     play(game, state, ME, Turn(order="tax", tax_city=t(city)))
     assert state.coins[ME] == 5 + gain
     assert units(state, list(after)) == after
@@ -639,6 +643,8 @@ def test_kiev_recruits_into_linked_territories(
     mine = KIEV_LAND if holds_kiev else [n for n in KIEV_LAND if n != "Rusland"] + ["Hungary"]
     state = position(game, mine, ["Smolensk"], coins=4, card=SPEND_CARD)
     turn = spend({where: (0, 2, 0, 0)})
+    options = EuropeGame(game.config).legal_options(state, ME)
+    assert (t(where) in options.constraints["recruit_to"]) == (reason is None)
     if reason is not None:
         with pytest.raises(IllegalActionError, match=reason):
             game.check(state, ME, turn)
@@ -659,6 +665,16 @@ def test_kiev_recruits_into_linked_territories(
         pytest.param("Poland", "Bohemia", NOBODY, False, 5, 1, False, id="non-city-pays-nothing"),
         pytest.param("Poland", "Bohemia", NOBODY, True, 5, 1, False, id="unclaimed-castle-claimed"),
         pytest.param("Poland", "Hungary", OTHER, False, 5, 1, True, id="opponents-city-disputed"),
+        pytest.param(
+            "Lombardy",
+            "Rome",
+            NOBODY,
+            True,
+            9,
+            3,
+            False,
+            id="unclaimed-castle-city-claimed-without-siege",
+        ),
     ],
 )
 def test_claiming(
@@ -720,3 +736,34 @@ def test_split_expand_claims_each_city_once() -> None:
         "Swabia": (2, 0, 0, 0),
         "Hungary": (2, 0, 0, 0),
     }
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        pytest.param(lambda g: spend_position(g, 40, also=["Saxony"]), id="spend-with-berlin"),
+        pytest.param(lambda g: spend_position(g, 9), id="spend-few-coins"),
+        pytest.param(
+            lambda g: position(g, KIEV_LAND, ["Smolensk"], coins=30, card=SPEND_CARD),
+            id="spend-with-kiev",
+        ),
+        pytest.param(
+            lambda g: position(g, ["Turkey", "Greece"], coins=25, card=SPEND_CARD),
+            id="spend-with-constantinople",
+        ),
+        pytest.param(
+            lambda g: position(g, ["Swabia", "Lombardy", "Rome"], ["Lombardy"]),
+            id="tax-cut-network",
+        ),
+    ],
+)
+def test_listed_choices_are_legal(build: Any) -> None:
+    """The representative choices a rules-free bot picks from all pass the check."""
+    game = rules()
+    state = build(game)
+    options = EuropeGame(game.config).legal_options(state, ME)
+    assert options.kind == "turn" and len(options.listed) > 1
+    for action in options.listed:
+        game.check(state, ME, action)
+    if options.constraints["berlin"]:
+        assert options.constraints["castle_cost"] == 9
