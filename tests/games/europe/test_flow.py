@@ -864,3 +864,32 @@ def test_a_completed_mission_saves_by_the_crown() -> None:
     events = game.apply_unchecked(state, 0, Turn())
     assert {"type": "saved_by_the_crown", "army": 2} in events
     assert state.alive[2] and state.cityless[2] == 1
+
+
+def test_eliminated_defender_leaves_the_dispute_to_its_attacker() -> None:
+    game = rules()
+    state = round_end_state(game, ["Burgundy"], 0)
+    put(state, "Burgundy", 0, (2, 0, 0, 0))  # army 0 attacks army 2 there
+    state.battles = []
+    state.disputes = []  # the battle is not fought: army 2 leaves before it
+    events = game.apply_unchecked(state, 0, Turn())
+    assert {"type": "eliminated", "army": 2, "why": "no city"} in events
+    assert state.owner[t("Burgundy")] == 0 and state.attacker[t("Burgundy")] == NOBODY
+
+
+def test_forfeit_of_a_mercenarys_controller_skips_its_turn() -> None:
+    game, state = merc_round()
+    state.coins[:3] = [5, 5, 5]
+    bids: dict[int, Action] = {s: MercenaryBid((2 if s == 1 else 0,)) for s in range(3)}
+    state = game.apply_joint(state, bids).state
+    state = answer_defaults(game, state)
+    state = game.apply_joint(state, {1: Cards(0, 1)}).state
+    while state.queue and state.queue[0] != 3:
+        state = answer_defaults(game, state)
+    decision = game.decision(state)
+    assert decision is not None and (decision.kind, decision.seats) == ("turn", (1,))
+    after = game.forfeit(state, 1).state
+    assert after.controller[3] == NOBODY and after.alive[3]
+    decision = game.decision(after)
+    assert decision is not None and decision.kind == "turn" and 3 not in after.queue[:1]
+    assert decision.seats[0] in (0, 2)

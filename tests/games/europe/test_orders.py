@@ -1197,3 +1197,42 @@ def test_king_me_on_a_mercenarys_card_does_nothing() -> None:
     assert state.queue == [3] and state.revealed == 3 and state.marker == 0
     decision = game.decision(state)
     assert decision is not None and decision.seats == (1,)
+
+
+CASTLE_SEQUENCE = [
+    pytest.param(
+        True,
+        [("Lorraine", 0, (2, 0, 0, 2)), ("Saxony", 0, (1, 0, 0, 0))],
+        None,
+        id="assault-empties-the-castle-then-any-unit-claims-it",
+    ),
+    pytest.param(
+        False,
+        None,
+        "Saxony has a castle: the expanding units need a siege weapon",
+        id="expand-first-still-needs-a-siege-weapon",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "after", "reason"), CASTLE_SEQUENCE)
+def test_siege_assault_opens_a_castle_for_the_order(
+    first: bool, after: list[Placement] | None, reason: str | None
+) -> None:
+    game = rules()
+    start = [*SIEGE_START, ("Saxony", 1, (1, 0, 0, 0))]
+    state = staged(game, start, EXPAND_SIEGE, ["Saxony"], dice=[6, 6, 6, 6])
+    turn = Turn(
+        "expand",
+        (m("Lorraine", "Saxony", (1, 0, 0, 0)),),
+        bonus="siege_assault",
+        bonus_first=first,
+        bonus_source=t("Lorraine"),
+        bonus_target=t("Saxony"),
+    )
+    if after is None:
+        with pytest.raises(IllegalActionError, match=reason):
+            game.check(state, 0, turn)
+        return
+    result = played(game, state, turn)
+    assert snapshot(result) == snapshot(position(game, after, ["Saxony"], coins={0: 5 + 4}))
