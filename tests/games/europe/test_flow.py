@@ -893,3 +893,13 @@ def test_forfeit_of_a_mercenarys_controller_skips_its_turn() -> None:
     decision = game.decision(after)
     assert decision is not None and decision.kind == "turn" and 3 not in after.queue[:1]
     assert decision.seats[0] in (0, 2)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_default_play_to_the_round_limit(players: int) -> None:
+    game = contract(players, max_rounds="6")
+    state = to_phase(game, game.new_game(21), "never", 99)
+    assert (state.end, state.round) == ("round_limit", 6)
+    assert game.progress(state)["rounds"] == 6
+    assert all(state.alive[s] for s in range(players))
+    assert [bin(h).count("1") for h in state.hand[:players]] == [4] * players
