@@ -127,8 +127,9 @@ class EuropeRules:
         state.reserve[army * 4 + FOOTMAN] -= footmen
         state.coins[army] += self.board.tax[city]
         if castle:
-            state.castle[city] = True
-            state.castles_left -= 1
+            if not state.castle[city]:  # a castle left by a forfeited army stays: no new one
+                state.castle[city] = True
+                state.castles_left -= 1
             state.home[army] = city
         state.kingdoms[army] += 1
 
