@@ -96,6 +96,9 @@ class Books:
     sold: int = 0
     completed: list[int] = field(default_factory=lambda: [0] * ARMIES)
     mission_cards_gone: int = 0
+    round: int = 0
+    crowns_bought: set[tuple[int, int]] = field(default_factory=set)
+    """(round, army) of every crown card bought: one per army per round."""
     kinds: Counter[str] = field(default_factory=Counter)
     events: Counter[str] = field(default_factory=Counter)
 
@@ -113,7 +116,10 @@ class Books:
         for event in events:
             kind = event["type"]
             self.events[kind] += 1
-            if kind == "marker":
+            if kind == "round":
+                assert event["round"] == self.round + 1
+                self.round = event["round"]
+            elif kind == "marker":
                 self.coins[event["army"]] -= event["paid"]
             elif kind == "mercenary":
                 if event["controller"] != NOBODY:
@@ -134,6 +140,8 @@ class Books:
                 self.coins[army] -= event["cost"]
                 assert self.coins[army] >= 0, f"army {army} spent more than it had"
                 if event["crown"]:
+                    assert (self.round, army) not in self.crowns_bought, "two crown cards"
+                    self.crowns_bought.add((self.round, army))
                     self.crown_cards[army] += 1
                     self.sold += 1
             elif kind == "tax":
@@ -250,10 +258,56 @@ def check_invariants(
                 else CASTLE_PRICE
             )
             assert event["cost"] == spend_cost(event) + castle * len(event["castles"])
+    for event in events:
+        kind = event["type"]
+        if kind == "tax":
+            linked = event["network"]
+            assert event["city"] in linked and len(set(linked)) == len(linked)
+            base = sum(BOARD.tax[t] or 1 for t in linked)
+            extra = event["coins"] - base
+            assert extra == 0 or (rules.config.missions and extra > 0 and extra % 2 == 0), event
+        elif kind == "marker":
+            assert 0 <= event["paid"] <= 5
+        elif kind == "battle_end" and event["raid"]:
+            assert state.owner[BOARD.tiles["stockholm"]] in (event["attacker"], NOBODY)
+        elif kind == "round_end":
+            _check_round_end(game, state)
+    # Hands: the cards in play this round are out of the hand.
+    for army in range(ARMIES):
+        for card in (state.first[army], state.second[army]):
+            if card >= 0:
+                assert not state.hand[army] >> card & 1
+    # Out of the game: nothing left on the board, no coins.
+    for army in range(ARMIES):
+        if not state.alive[army]:
+            assert not any(state.count(t, army) for t in range(SIZE)), f"army {army} is out"
+            assert state.reserve[army * 4 : army * 4 + 4] == list(ARMY_UNITS)
     # The game's own state stays sane.
     assert all(state.coins[a] >= 0 for a in range(ARMIES))
     if state.phase != "over":
         assert game.outcome(state) is None and game.decision(state) is not None
+
+
+def _check_round_end(game: EuropeGame, state: EuropeState) -> None:
+    """Right after a round's end: every living army holds a city or was saved by a crown
+    this round; the game goes on unless a seat has the crowns, one seat is left, or the cap
+    is reached."""
+    rules = game.rules
+    ended = state.round if state.phase == "over" else state.round - 1
+    for army in range(ARMIES):
+        if state.alive[army] and not rules.has_city(state, army):
+            assert state.cityless[army] == ended, (army, state.cityless[army], ended)
+            assert state.crown_cards[army] > 0 or (state.completed and state.completed[army])
+    living = [s for s in range(state.n) if state.alive[s]]
+    target = rules.config.crowns_to_win
+    if any(rules.crowns(state, s) >= target for s in living):
+        assert state.end == "crowns"
+    elif len(living) <= 1:
+        assert state.end == "elimination"
+    elif ended >= rules.config.max_rounds:
+        assert state.end == "round_limit"
+    else:
+        assert state.end is None and state.phase != "over"
 
 
 def check_outcome(game: EuropeGame, state: EuropeState, outcome: Outcome | None) -> None:
@@ -309,8 +363,10 @@ def play(
     *,
     check: bool = True,
     unchecked: bool = True,
+    forfeits: dict[int, int] | None = None,
 ) -> Played:
-    """One seeded random game; with ``check``, every invariant after every decision."""
+    """One seeded random game; with ``check``, every invariant after every decision.
+    ``forfeits`` maps a decision number to the seat that forfeits just before it."""
     rng = random.Random(seed)
     state = game.new_game(seed, declared)
     books = Books.open(state)
@@ -322,6 +378,21 @@ def play(
     while (decision := game.decision(state)) is not None:
         decisions += 1
         assert decisions <= DECISION_LIMIT, "the game does not end"
+        quitter = (forfeits or {}).get(decisions)
+        if quitter is not None and state.alive[quitter]:
+            before = state.copy()
+            step = game.forfeit(state, quitter)
+            assert state == before, "forfeit changed the state it was given"
+            assert quitter in step.state.out and not step.state.alive[quitter]
+            books.post(state, step.events)
+            state = step.state
+            all_events.extend(step.events)
+            if check:
+                check_invariants(game, state, books, step.events)
+            if game.decision(state) is None:
+                break
+            decision = game.decision(state)
+            assert decision is not None
         books.kinds[decision.kind] += 1
         picks = {}
         for seat in decision.seats:
@@ -330,6 +401,7 @@ def play(
             if check:
                 for action in listed:
                     game.check(state, seat, action)
+                game.check(state, seat, game.default_action(state, seat))
             picks[seat] = rng.choice(listed)
         before = state.copy()
         if decision.simultaneous:
@@ -362,6 +434,31 @@ def test_random_games_keep_the_invariants(players: int, variant: str) -> None:
     game = game_of(players, variant, FAST_MAX_ROUNDS)
     for seed in range(3):
         play(game, 100 * players + seed, declarations(players, variant))
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_forfeits_keep_the_invariants(players: int) -> None:
+    """A seat forfeiting at any point (mid-turn, mid-battle, while asked for casualties or
+    a re-roll, before its cards...) leaves a consistent game that plays on to its end."""
+    for seed in range(12):
+        variant = ("ask", "missions_ask", "base")[seed % 3]
+        game = game_of(players, variant, 10)
+        rng = random.Random(seed)
+        forfeits = {rng.randrange(1, 150): rng.randrange(players)}
+        if players > 2 and seed % 2:
+            forfeits[rng.randrange(1, 250)] = rng.randrange(players)
+        play(game, seed, declarations(players, variant), forfeits=forfeits)
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_forfeits_during_setup(players: int) -> None:
+    """A seat forfeiting at any setup decision: its castle stays, and a kingdom founded
+    later in that city takes no second castle from the bank."""
+    game = game_of(players, "base", 3)
+    setup = 1 + players * (1 if players == 4 else 2)
+    for k in range(1, setup + 1):
+        for seat in range(players):
+            play(game, 5, [], forfeits={k: seat}, unchecked=False)
 
 
 def test_full_games_end_by_the_rules() -> None:
