@@ -243,6 +243,15 @@ def test_tax_illegal(mine: list[str], attacked: list[str], city: str, reason: st
         game.check(state, ME, Turn(order="tax", tax_city=t(city)))
 
 
+def test_tax_names_a_city() -> None:
+    game = rules()
+    state = position(game, ["Poland"])
+    with pytest.raises(IllegalActionError, match="tax names one of your cities"):
+        game.check(state, ME, Turn(order="tax"))
+    with pytest.raises(IllegalActionError, match="tax_city goes with tax, not spend"):
+        game.check(state, ME, Turn(order="spend", tax_city=t("Poland")))
+
+
 # -------------------------------------------------------------------------- Spend
 
 SPEND_LAND = ["Poland", "Bohemia", "Galicia", "Hungary"]
@@ -262,13 +271,13 @@ def spend_position(
 
 
 def spend(
-    recruits: Mapping[str, Units] = {},
+    recruits: Mapping[str, Units] | None = None,
     castles: Sequence[str] = (),
     crown: bool = False,
 ) -> Turn:
     return Turn(
         order="spend",
-        recruits=tuple(Recruit(t(name), u) for name, u in recruits.items()),
+        recruits=tuple(Recruit(t(name), u) for name, u in (recruits or {}).items()),
         castles=tuple(t(name) for name in castles),
         crown=crown,
     )
