@@ -19,7 +19,7 @@ from arena.paths import bundled_bots_dir
 
 Capsys = pytest.CaptureFixture[str]
 
-REFUSED = "arena: error: bot 'europa' plays europe (unknown here), not classic"
+REFUSED = "arena: error: bot 'europa' plays europe, not classic"
 
 
 def run(capsys: Capsys, *args: str) -> tuple[int, str, str]:
@@ -210,10 +210,12 @@ def test_a_malformed_games_value_is_one_line_naming_the_file(
     assert nothing_ran(tmp_path)
 
 
-def test_every_bundled_bot_declares_classic() -> None:
+def test_every_bundled_bot_declares_its_games() -> None:
+    """Every bundled bot plays classic; `random` plays RISK: Europe too."""
     specs = bundled_bots()
     assert specs
     for spec in specs:
         declared = tomllib.loads((spec.path / "bot.toml").read_text())
-        assert declared["games"] == ["classic"], spec.name
-        assert spec.games == ("classic",)
+        expected = ["classic", "europe"] if spec.name == "random" else ["classic"]
+        assert declared["games"] == expected, spec.name
+        assert spec.games == tuple(expected)

@@ -300,7 +300,13 @@ def test_rules_json(capsys: Capsys) -> None:
     code, out, err = run(capsys, "rules", "--json")
     assert code == 0 and err == ""
     rows = json.loads(out)
-    by_key = {row["key"]: row for row in rows}
+    assert {row["game"] for row in rows} == {"classic", "europe"}
+    assert {row["key"] for row in rows if row["game"] == "europe"} == {
+        "crowns_to_win",
+        "max_rounds",
+        "missions",
+    }
+    by_key = {row["key"]: row for row in rows if row["game"] == "classic"}
     fields = set(ClassicConfig.__dataclass_fields__) - {"players"}
     assert set(by_key) == fields
     defaults = ClassicConfig().to_dict()

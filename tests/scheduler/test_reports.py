@@ -301,7 +301,7 @@ def test_read_commands_never_make_a_database_of_a_mistyped_path(
 
 def test_unknown_games_and_match_ids_are_bad_input(capsys: Capsys) -> None:
     code, _, err = run(capsys, "leaderboard", "--game", "chess")
-    assert code == 2 and "unknown game 'chess'; choose one of: classic" in one_error(err)
+    assert code == 2 and "unknown game 'chess'; choose one of: classic, europe" in one_error(err)
     code, _, err = run(capsys, "replay", "show", "nosuchid")
     assert code == 2 and "'nosuchid' is neither a replay file" in one_error(err)
 
@@ -413,7 +413,9 @@ def test_every_command_that_plays_or_reports_refuses_an_unknown_game(capsys: Cap
     ):
         code, out, err = run(capsys, *args, "--game", "chess")
         assert code == 2, (args, err)
-        assert one_error(err) == "arena: error: unknown game 'chess'; choose one of: classic"
+        assert (
+            one_error(err) == "arena: error: unknown game 'chess'; choose one of: classic, europe"
+        )
         assert out == "", args
     assert not db_path().exists()
 
@@ -424,7 +426,7 @@ def test_a_tournament_file_names_its_game_and_an_unknown_one_is_refused(
     settings = tmp_path / "t.toml"
     settings.write_text('bots = ["random", "aggressive"]\ngame = "chess"\n')
     code, _, err = run(capsys, "tournament", "run", "--config", str(settings))
-    assert code == 2 and "unknown game 'chess'; choose one of: classic" in one_error(err)
+    assert code == 2 and "unknown game 'chess'; choose one of: classic, europe" in one_error(err)
     settings.write_text('bots = ["random", "aggressive"]\ngame = "classic"\n')
     assert TournamentSettings.from_toml(settings).check().rating_format() == "2p/world"
 

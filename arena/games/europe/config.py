@@ -16,6 +16,8 @@ CROWNS_TO_WIN = 7
 CROWNS_TO_WIN_MERCENARY = 8
 """The crowns to win with 2 or 3 players (the Mercenary Army variant)."""
 MAX_ROUNDS = 30
+MAX_CROWNS = 24
+"""Every crown there is: 16 on the board's cities (Rome 2) and 8 crown cards (or missions)."""
 
 DESCRIPTIONS = {
     "crowns_to_win": (
@@ -59,6 +61,11 @@ class EuropeConfig:
             )
         default_crowns = CROWNS_TO_WIN if players == MAX_PLAYERS else CROWNS_TO_WIN_MERCENARY
         crowns = _positive(options, "crowns_to_win", default_crowns)
+        if crowns > MAX_CROWNS:
+            raise ConfigError(
+                f"crowns_to_win={crowns} can never be reached: there are {MAX_CROWNS} crowns "
+                "in all (16 on the cities, 8 crown cards or missions); choose 1-24"
+            )
         rounds = _positive(options, "max_rounds", MAX_ROUNDS)
         missions = options.get("missions", "false").strip().lower()
         if missions not in BOOLEAN:

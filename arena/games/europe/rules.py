@@ -760,6 +760,8 @@ class EuropeRules:
                 after.revealed = NOBODY
             if after.revealed == seat:
                 after.revealed = NOBODY
+                if after.drawn is not None:  # back under the deck, as a mission not kept
+                    after.deck.extend(after.drawn)
                 after.drawn = None
             after.queue = [a for a in after.queue if a != seat]
             self._eliminate(after, seat, events, "forfeit")

@@ -88,12 +88,13 @@ def test_replays_of_europe_verify_and_show(capsys: Capsys) -> None:
         ),
         (["--rules", "missions=maybe"], "missions must be true or false"),
         (["--rules", "max_rounds=-3"], "max_rounds must be a positive integer"),
+        (["--rules", "crowns_to_win=25"], "crowns_to_win=25 can never be reached"),
         (
             ["--bot", "random", "--bot", "random", "--bot", "random"],
             "europe takes 2, 3 or 4 players, got 5",
         ),
     ],
-    ids=["unknown-key", "bad-boolean", "bad-rounds", "five-players"],
+    ids=["unknown-key", "bad-boolean", "bad-rounds", "unreachable-crowns", "five-players"],
 )
 def test_bad_europe_options_are_one_line_errors_with_exit_2(
     capsys: Capsys, argv: list[str], message: str
