@@ -755,14 +755,14 @@ class EuropeRules:
         if after.alive[seat]:
             if after.rest is not None and after.rest[0] == seat:
                 after.rest = None
-            if after.queue and after.queue[0] == seat and after.phase == "turn":
-                after.queue.pop(0)
-                after.revealed = NOBODY
-            if after.revealed == seat:
+            if after.revealed == seat:  # before the queue's pop below forgets who it was
                 after.revealed = NOBODY
                 if after.drawn is not None:  # back under the deck, as a mission not kept
                     after.deck.extend(after.drawn)
                 after.drawn = None
+            if after.queue and after.queue[0] == seat and after.phase == "turn":
+                after.queue.pop(0)
+                after.revealed = NOBODY
             after.queue = [a for a in after.queue if a != seat]
             self._eliminate(after, seat, events, "forfeit")
             if after.phase == "kingdom" and not after.queue:
