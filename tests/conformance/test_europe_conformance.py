@@ -99,6 +99,7 @@ class Books:
     round: int = 0
     crowns_bought: set[tuple[int, int]] = field(default_factory=set)
     """(round, army) of every crown card bought: one per army per round."""
+    fight: Fight | None = None
     kinds: Counter[str] = field(default_factory=Counter)
     events: Counter[str] = field(default_factory=Counter)
 
@@ -147,18 +148,111 @@ class Books:
             elif kind == "tax":
                 assert event["coins"] >= 0
                 self.coins[event["army"]] += event["coins"]
+            elif kind == "battle":
+                assert self.fight is None
+                t, attacker, defender = event["territory"], event["attacker"], event["defender"]
+                units = {attacker: event["attacker_units"], defender: event["defender_units"]}
+                self.fight = Fight(t, attacker, defender, event["castle"], units)
+            elif kind == "rank":
+                assert self.fight is not None and event["territory"] == self.fight.territory
+                self.fight.rank(event)
+            elif kind == "reroll":
+                assert self.fight is not None and self.fight.castle
+            elif kind == "casualties" and self.fight is not None:
+                assert event["territory"] == self.fight.territory
+                self.fight.casualties(event, state_before.policies[event["army"]][0])
             elif kind == "battle_end":
+                assert self.fight is not None and event["territory"] == self.fight.territory
+                self.fight.end(event)
+                self.fight = None
                 if event["raid"]:
                     assert event["winner"] == event["attacker"]
                 self.coins[event["attacker"]] += event["raid"]
             elif kind == "eliminated":
                 army = event["army"]
+                if self.fight is not None and army in self.fight.units:
+                    self.fight = None  # its battle is called off
                 self.coins[army] = 0
                 self.crown_cards[army] = 0
                 if state_before.missions:
                     self.mission_cards_gone += len(state_before.missions[army])
             elif kind == "mission_completed":
                 self.completed[event["army"]] += 1
+
+
+RANK_RULES = {1: (3, 2, 3), 2: (1, 1, 5), 3: (2, 1, 3)}
+"""Rank → (unit type index, dice per unit, hits on): siege weapons, archers, cavalry."""
+
+
+def ref_hits(rank: int, attacker: list[int], defender: list[int]) -> tuple[int, int]:
+    """Hits scored by (the attacker's dice, the defender's dice): ranks 1-3 count each die
+    on its number; the general attack pairs highest with highest, ties to the defender."""
+    if rank == 4:
+        pairs = list(zip(sorted(attacker, reverse=True), sorted(defender, reverse=True)))
+        return sum(a > d for a, d in pairs), sum(a <= d for a, d in pairs)
+    need = RANK_RULES[rank][2]
+    return sum(d >= need for d in attacker), sum(d >= need for d in defender)
+
+
+def ref_cheapest(units: list[int], count: int) -> list[int]:
+    """Footmen first, then archers, cavalry, siege weapons."""
+    taken = []
+    for have in units:
+        take = min(count, have)
+        taken.append(take)
+        count -= take
+    return taken
+
+
+@dataclass
+class Fight:
+    """The battle being fought, as its events tell it: units by type per side, hits due."""
+
+    territory: int
+    attacker: int
+    defender: int
+    castle: bool
+    units: dict[int, list[int]]
+    due: dict[int, int] = field(default_factory=dict)
+
+    def rank(self, event: Event) -> None:
+        rank = event["rank"]
+        a_units, d_units = self.units[self.attacker], self.units[self.defender]
+        if rank == 4:
+            counts = (min(3, sum(a_units)), min(2, sum(d_units)))
+        else:
+            kind, per, _ = RANK_RULES[rank]
+            counts = (a_units[kind] * per, d_units[kind] * per)
+        a_dice, d_dice = event["attacker_dice"], event["defender_dice"]
+        assert (len(a_dice), len(d_dice)) == counts, (event, a_units, d_units)
+        assert all(1 <= d <= 6 for d in a_dice + d_dice)
+        assert any(counts), "a rank nobody rolls for is skipped"
+        hits = ref_hits(rank, a_dice, d_dice)
+        assert (event["attacker_hits"], event["defender_hits"]) == hits, event
+        assert not self.due.get(self.attacker) and not self.due.get(self.defender)
+        self.due = {self.attacker: hits[1], self.defender: hits[0]}
+
+    def casualties(self, event: Event, policy: str) -> None:
+        army, removed = event["army"], event["units"]
+        have = self.units[army]
+        due = min(self.due.get(army, 0), sum(have))
+        assert sum(removed) == due > 0, (event, have, self.due)
+        if policy != "ask" or due == sum(have):
+            assert removed == ref_cheapest(have, due), (event, have)
+        assert all(0 <= r <= h for r, h in zip(removed, have, strict=True))
+        self.units[army] = [h - r for h, r in zip(have, removed, strict=True)]
+        self.due[army] = 0
+
+    def end(self, event: Event) -> None:
+        left = {a: sum(u) for a, u in self.units.items()}
+        assert not any(self.due.values()), "the battle ended with hits untaken"
+        assert 0 in left.values()
+        if left[self.defender] == 0 and left[self.attacker] > 0:
+            assert event["winner"] == self.attacker
+        elif left[self.defender] == 0:
+            assert event["winner"] == NOBODY
+        else:
+            assert event["winner"] == self.defender
 
 
 def spend_cost(event: Event) -> int:
@@ -282,10 +376,15 @@ def check_invariants(
         if not state.alive[army]:
             assert not any(state.count(t, army) for t in range(SIZE)), f"army {army} is out"
             assert state.reserve[army * 4 : army * 4 + 4] == list(ARMY_UNITS)
-    # The game's own state stays sane.
+    # The game's own state stays sane: only living seats are ever asked.
     assert all(state.coins[a] >= 0 for a in range(ARMIES))
     if state.phase != "over":
-        assert game.outcome(state) is None and game.decision(state) is not None
+        decision = game.decision(state)
+        assert game.outcome(state) is None and decision is not None
+        assert decision.seats and all(0 <= s < n and state.alive[s] for s in decision.seats), (
+            decision
+        )
+        assert decision.simultaneous or len(decision.seats) == 1
 
 
 def _check_round_end(game: EuropeGame, state: EuropeState) -> None:
@@ -459,6 +558,32 @@ def test_forfeits_during_setup(players: int) -> None:
     for k in range(1, setup + 1):
         for seat in range(players):
             play(game, 5, [], forfeits={k: seat}, unchecked=False)
+
+
+def test_forfeit_while_choosing_a_mission() -> None:
+    """The seat choosing which drawn mission to keep forfeits: both go back under the deck
+    and the game goes on with living seats (never a decision for nobody)."""
+    met = 0
+    for players in (2, 3, 4):
+        game = game_of(players, "missions", 10)
+        for seed in range(4):
+            rng = random.Random(seed)
+            state = game.new_game(seed)
+            asked = []
+            count = 0
+            while (decision := game.decision(state)) is not None:
+                count += 1
+                if decision.kind == "mission":
+                    asked.append((count, decision.seats[0]))
+                picks = {
+                    s: rng.choice(list(game.choices(game.legal_options(state, s))))
+                    for s in decision.seats
+                }
+                state = game.apply_joint(state, picks).state
+            for count, seat in asked[:2]:
+                play(game, seed, [], forfeits={count: seat}, unchecked=False)
+                met += 1
+    assert met >= 6
 
 
 def test_full_games_end_by_the_rules() -> None:
