@@ -188,7 +188,9 @@ def ref_hits(rank: int, attacker: list[int], defender: list[int]) -> tuple[int, 
     """Hits scored by (the attacker's dice, the defender's dice): ranks 1-3 count each die
     on its number; the general attack pairs highest with highest, ties to the defender."""
     if rank == 4:
-        pairs = list(zip(sorted(attacker, reverse=True), sorted(defender, reverse=True)))
+        pairs = list(
+            zip(sorted(attacker, reverse=True), sorted(defender, reverse=True), strict=False)
+        )
         return sum(a > d for a, d in pairs), sum(a <= d for a, d in pairs)
     need = RANK_RULES[rank][2]
     return sum(d >= need for d in attacker), sum(d >= need for d in defender)
