@@ -100,6 +100,12 @@ class Books:
     crowns_bought: set[tuple[int, int]] = field(default_factory=set)
     """(round, army) of every crown card bought: one per army per round."""
     fight: Fight | None = None
+    hands: list[set[int]] = field(default_factory=lambda: [set(range(8)) for _ in range(ARMIES)])
+    cards: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """This round's cards per army (turn 1, turn 2), from the cards_chosen events."""
+    order: list[int] = field(default_factory=list)
+    revealed: list[int] = field(default_factory=list)
+    """Armies revealed so far in the current turn, in order."""
     kinds: Counter[str] = field(default_factory=Counter)
     events: Counter[str] = field(default_factory=Counter)
 
@@ -120,6 +126,29 @@ class Books:
             if kind == "round":
                 assert event["round"] == self.round + 1
                 self.round = event["round"]
+                self._round_order(state_before.n, event["order"])
+                for hand in self.hands:
+                    if not hand:
+                        hand.update(range(8))
+                self.cards = {}
+            elif kind == "cards_chosen":
+                army, first, second = event["army"], event["first"], event["second"]
+                assert first != second and {first, second} <= self.hands[army], event
+                assert army not in self.cards
+                self.hands[army] -= {first, second}
+                self.cards[army] = (first, second)
+            elif kind == "revealed":
+                army, turn = event["army"], event["turn"]
+                assert event["card"] == self.cards[army][turn - 1]
+                if self.revealed and self.revealed[0] != turn:
+                    self.revealed = []
+                if not self.revealed:
+                    self.revealed = [turn]
+                at = [self.order.index(a) for a in self.revealed[1:]]
+                assert not at or self.order.index(army) > max(at), "out of turn order"
+                self.revealed.append(army)
+            elif kind == "king_me":
+                assert event["army"] < state_before.n, "King Me on a mercenary's card"
             elif kind == "marker":
                 self.coins[event["army"]] -= event["paid"]
             elif kind == "mercenary":
@@ -178,6 +207,17 @@ class Books:
                     self.mission_cards_gone += len(state_before.missions[army])
             elif kind == "mission_completed":
                 self.completed[event["army"]] += 1
+
+    def _round_order(self, n: int, order: list[int]) -> None:
+        """Living seats clockwise from one of them, then the Mercenary Armies in order."""
+        seats = [a for a in order if a < n]
+        mercenaries = [a for a in order if a >= n]
+        assert order == seats + mercenaries and mercenaries == sorted(mercenaries)
+        if seats:
+            start = seats.index(min(seats))
+            assert seats[start:] + seats[:start] == sorted(seats), order
+        self.order = order
+        self.revealed = []
 
 
 RANK_RULES = {1: (3, 2, 3), 2: (1, 1, 5), 3: (2, 1, 3)}
@@ -368,7 +408,10 @@ def check_invariants(
             assert state.owner[BOARD.tiles["stockholm"]] in (event["attacker"], NOBODY)
         elif kind == "round_end":
             _check_round_end(game, state)
-    # Hands: the cards in play this round are out of the hand.
+    # Hands: as the cards chosen emptied them, refilled when empty at a round's start.
+    for army in range(ARMIES):
+        assert state.hand[army] == sum(1 << c for c in books.hands[army]), army
+    # The cards in play this round are out of the hand.
     for army in range(ARMIES):
         for card in (state.first[army], state.second[army]):
             if card >= 0:
