@@ -52,8 +52,9 @@ MAX_RECRUIT_PLACES = 3
 
 @dataclass(frozen=True, slots=True)
 class EuropeOptions:
-    """One decision's options: its kind, the army it is for, the constraints (plain JSON)
-    and the representative choices."""
+    """One decision's options: its kind, the army it is for, the constraints (plain JSON,
+    ``army`` among them: a Mercenary Army's controller decides for that army) and the
+    representative choices."""
 
     kind: str
     army: int
@@ -67,6 +68,7 @@ def legal_options(rules: EuropeRules, state: EuropeState, seat: int) -> EuropeOp
     kind = decision.kind
     army = seat if decision.simultaneous else rules.acting_army(state)
     constraints, listed = _BUILDERS[kind](rules, state, army)
+    constraints["army"] = army
     return EuropeOptions(kind, army, constraints, tuple(listed))
 
 
@@ -116,7 +118,7 @@ def _kingdom(rules: EuropeRules, state: EuropeState, army: int) -> Built:
 
 def _cards(rules: EuropeRules, state: EuropeState, army: int) -> Built:
     held = [c for c in range(8) if state.hand[army] >> c & 1]
-    return {"hand": held, "army": army}, [Cards(a, b) for a, b in permutations(held, 2)]
+    return {"hand": held}, [Cards(a, b) for a, b in permutations(held, 2)]
 
 
 def _mission(rules: EuropeRules, state: EuropeState, army: int) -> Built:

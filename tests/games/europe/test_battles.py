@@ -459,7 +459,12 @@ def test_casualties_ask_gives_the_owner_a_decision() -> None:
     assert decision is not None and decision.kind == "casualties"
     assert decision.seats == (ATTACKER,)
     options = EuropeGame(game.config).legal_options(state, ATTACKER)
-    assert options.constraints == {"territory": t("Bohemia"), "count": 2, "units": [2, 1, 0, 0]}
+    assert options.constraints == {
+        "territory": t("Bohemia"),
+        "count": 2,
+        "units": [2, 1, 0, 0],
+        "army": ATTACKER,
+    }
     assert Casualties((2, 0, 0, 0)) in options.listed
     for bad, reason in (
         ((0, 0, 0, 0), "remove exactly 2 units"),
@@ -620,7 +625,7 @@ def test_battle_order_ask_gives_the_marker_holder_a_decision() -> None:
     assert decision is not None and (decision.kind, decision.seats) == ("battle_order", (0,))
     bohemia, franconia = t("Bohemia"), t("Franconia")
     options = EuropeGame(game.config).legal_options(state, 0)
-    assert options.constraints == {"territories": [franconia, bohemia]}
+    assert options.constraints == {"territories": [franconia, bohemia], "army": 0}
     for bad in ((bohemia,), (bohemia, bohemia), (bohemia, franconia, t("Rome"))):
         with pytest.raises(IllegalActionError, match="order every disputed territory once"):
             game.check(state, 0, BattleOrder(bad))
