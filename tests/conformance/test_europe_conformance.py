@@ -120,9 +120,27 @@ class Books:
 
     def post(self, state_before: EuropeState, events: list[Event]) -> None:
         """Move the books by the events of one decision."""
+        stockholm, berlin = BOARD.tiles["stockholm"], BOARD.tiles["berlin"]
+        raider: int | None = state_before.owner[stockholm]
+        """Stockholm's holder as the events go (None: not known after an elimination)."""
         for event in events:
             kind = event["type"]
             self.events[kind] += 1
+            if kind == "spend":  # a Spend turn changes no holder before it: Berlin's as before
+                army = event["army"]
+                castle = BERLIN_CASTLE if state_before.owner[berlin] == army else CASTLE_PRICE
+                assert event["cost"] == spend_cost(event) + castle * len(event["castles"])
+            elif kind == "expand" and event["claimed"] and event["target"] == stockholm:
+                raider = event["army"]
+            elif kind == "emptied" and event["territory"] == stockholm:
+                raider = NOBODY
+            elif kind == "eliminated" and event["army"] == raider:
+                raider = None
+            elif kind == "battle_end" and raider is not None:
+                won = event["winner"] == event["attacker"] and raider == event["attacker"]
+                assert event["raid"] == (4 if won else 0), (event, raider)
+                if event["territory"] == stockholm:
+                    raider = event["winner"]
             if kind == "round":
                 assert event["round"] == self.round + 1
                 self.round = event["round"]
@@ -387,13 +405,6 @@ def check_invariants(
             target = rules.config.crowns_to_win
             if any(event["crowns"][s] >= target for s in living):
                 assert state.end == "crowns"
-        if event["type"] == "spend":
-            castle = (
-                BERLIN_CASTLE
-                if state.owner[BOARD.tiles["berlin"]] == event["army"]
-                else CASTLE_PRICE
-            )
-            assert event["cost"] == spend_cost(event) + castle * len(event["castles"])
     for event in events:
         kind = event["type"]
         if kind == "tax":
@@ -404,8 +415,6 @@ def check_invariants(
             assert extra == 0 or (rules.config.missions and extra > 0 and extra % 2 == 0), event
         elif kind == "marker":
             assert 0 <= event["paid"] <= 5
-        elif kind == "battle_end" and event["raid"]:
-            assert state.owner[BOARD.tiles["stockholm"]] in (event["attacker"], NOBODY)
         elif kind == "round_end":
             _check_round_end(game, state)
     # Hands: as the cards chosen emptied them, refilled when empty at a round's start.
