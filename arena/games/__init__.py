@@ -23,7 +23,10 @@ _COMMANDS: dict[str, str] = {"classic": "arena.cli_classic"}
 """Game name → module whose ``add_commands(subparsers)`` adds the game's own ``arena``
 commands (classic: ``arena odds``); a game without any has no entry."""
 
-_NARRATORS: dict[str, str] = {"classic": "arena.games.classic.narrate"}
+_NARRATORS: dict[str, str] = {
+    "classic": "arena.games.classic.narrate",
+    "europe": "arena.games.europe.narrate",
+}
 """Game name → module whose ``replay_blocks(header, records)`` tells a replay in words
 (blocks of lines, see :func:`narrator`); a game without one is shown as JSON events."""
 
