@@ -16,6 +16,7 @@ from typing import Any
 
 from arena.games.europe.board import Board, europe_board
 from arena.games.europe.config import ARMIES
+from arena.games.europe.missions import bonus_of
 
 NOBODY = -1
 WIDTH = 100
@@ -171,7 +172,9 @@ class Narrator:
         return f"{self.army(e['army'])} kept a mission"
 
     def _mission_completed(self, e: dict[str, Any]) -> str:
-        return f"{self.army(e['army'])} completes a mission (+1 crown): {e['text']}"
+        mission = e.get("mission")
+        bonus = f"; from next round {bonus_of(mission)}" if isinstance(mission, int) else ""
+        return f"{self.army(e['army'])} completes a mission (+1 crown{bonus}): {e['text']}"
 
     # a turn
 
@@ -207,7 +210,9 @@ class Narrator:
         for recruit in e["recruits"]:
             part = f"{units_text(recruit['units'])} in {self.place(recruit['territory'])}"
             if recruit.get("free"):
-                part += f" (Siege Escort: +{_count(recruit['free'], UNIT_NAMES[0])})"
+                part += (
+                    f" ({self.tile('constantinople')}: +{_count(recruit['free'], UNIT_NAMES[0])})"
+                )
             parts.append(part)
         if e.get("crown"):
             parts.append("a crown card")
@@ -259,9 +264,10 @@ class Narrator:
         rank = e["rank"]
         name = RANK_NAMES[rank - 1] if 1 <= rank <= len(RANK_NAMES) else f"rank {rank}"
         again = f" (repetition {e['repetition']})" if e.get("repetition", 1) > 1 else ""
+        ranked = rank == len(RANK_NAMES)  # the general attack compares dice high to low
         return (
-            f"Rank {rank}, {name}{again}: attacker {dice_text(e['attacker_dice'])} → "
-            f"{_hits(e['attacker_hits'])}; defender {dice_text(e['defender_dice'])} → "
+            f"Rank {rank}, {name}{again}: attacker {dice_text(e['attacker_dice'], ranked)} → "
+            f"{_hits(e['attacker_hits'])}; defender {dice_text(e['defender_dice'], ranked)} → "
             f"{_hits(e['defender_hits'])}"
         )
 
@@ -275,7 +281,7 @@ class Narrator:
         if winner == NOBODY:
             return f"Both sides are wiped out: {t} is left unclaimed"
         if winner == e["attacker"]:
-            raid = f" (Raid & Pillage: +{_coins(e['raid'])})" if e.get("raid") else ""
+            raid = f" ({self.tile('stockholm')}: +{_coins(e['raid'])})" if e.get("raid") else ""
             return f"{self.army(winner)} takes {t}{raid}"
         return f"{self.army(winner)} holds {t}"
 
@@ -383,8 +389,10 @@ def units_text(units: Sequence[int]) -> str:
     return ", ".join(parts) or "no units"
 
 
-def dice_text(dice: Sequence[int]) -> str:
-    return " ".join(str(d) for d in dice) or "no dice"
+def dice_text(dice: Sequence[int], ranked: bool = False) -> str:
+    """Dice as rolled, or high to low when ``ranked`` (as they are compared)."""
+    shown = sorted(dice, reverse=True) if ranked else dice
+    return " ".join(str(d) for d in shown) or "no dice"
 
 
 def _count(n: int, forms: tuple[str, str]) -> str:
