@@ -11,7 +11,10 @@ import importlib
 
 from arena.protocol.api import GameCodec
 
-_CODECS: dict[str, str] = {"classic": "arena.protocol.classic"}
+_CODECS: dict[str, str] = {
+    "classic": "arena.protocol.classic",
+    "europe": "arena.protocol.europe",
+}
 """Game name → module whose ``CODEC`` maps that game's messages."""
 
 GENERIC = "arena.protocol.generic"

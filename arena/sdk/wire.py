@@ -4,6 +4,7 @@ and the referee's in-process seat, so both give a bot exactly the same objects."
 
 from __future__ import annotations
 
+from arena import games
 from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.sdk.bot import Bot, MatchInfo, Request
@@ -12,7 +13,7 @@ from arena.sdk.bot import Bot, MatchInfo, Request
 def hello(bot: Bot, token: str = "", skip_accepted_results: bool = False) -> pb.Hello:
     """The Hello a bot sends: its name, version, games and what it declares for each (the
     gRPC client also says it needs no ActionResult for an accepted answer)."""
-    declaring = bot.games or envelope.DEFAULT_GAMES
+    declaring = bot.games or games.names()
     return envelope.hello_to_pb(
         token=token,
         name=bot.name,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from arena.bots import find_bot, load_bot
 from arena.referee.match import Seat, TimeControl, run_match
 from arena.referee.seats import InProcessSeat
 from arena.replay import read, verify
+from arena.games.europe.actions import Bid, Cards, Move, Turn
+from arena.games.europe.actions import action_to_dict as europe_action_to_dict
 from arena.sdk import Attack, Bot, MatchInfo, Place, Request, Trade
 
 CLOCK = TimeControl(move_time=30.0, time_bank=60.0)
@@ -76,6 +79,8 @@ class Odd(Bot):
             self.retrying = False
             return len(request.choices) - 1
         self.count += 1
+        if request.game == "europe":
+            return self._europe(request)
         if request.game != "classic":
             return [0, {"kind": "guess", "value": 9}, None, "6", True][self.count % 5]
         if self.count % 7 == 0:
@@ -89,6 +94,21 @@ class Odd(Bot):
             source, target, dice = options.attacks[-1]
             return Attack(source, target, dice, None, "")  # "" means "ask" on the wire
         return self.count % len(request.choices)
+
+    def _europe(self, request: Request) -> Any:
+        """Europe: malformed answers, a negative bid, action dicts, and choices rebuilt by
+        hand with lists where the wire has tuples."""
+        if self.count % 7 == 0:
+            return [None, {"kind": "x"}, Bid(-1), "turn", True, Cards(9, 9), 10_000][
+                (self.count // 7) % 7
+            ]
+        picked = request.choices[self.count % len(request.choices)]
+        if self.count % 3 == 0:
+            return europe_action_to_dict(picked)
+        if isinstance(picked, Turn) and picked.moves:
+            moves = [Move(m.source, m.target, list(m.units), m.via) for m in picked.moves]
+            return replace(picked, moves=moves)  # type: ignore[arg-type]
+        return picked
 
 
 def _bots(names: list[str]) -> list[Bot]:
@@ -128,6 +148,9 @@ CASES = [
     ("classic", 4, {"mode": "capital", "max_rounds": "8"}, ["odd", "random", "continent", "odd"]),
     ("classic", 3, {"advantage_reroll": "true", "sets": "fixed"}, ["random", "odd", "defensive"]),
     ("guessing", 2, {"rounds": "12"}, ["odd", "odd"]),
+    ("europe", 4, {"max_rounds": "6"}, ["random", "odd", "random", "odd"]),
+    ("europe", 3, {"missions": "true", "max_rounds": "8"}, ["odd", "random", "odd"]),
+    ("europe", 2, {"max_rounds": "6"}, ["odd", "odd"]),
 ]
 
 

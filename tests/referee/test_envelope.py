@@ -101,10 +101,23 @@ def test_what_moved_into_oneofs_and_what_is_new_in_hello() -> None:
         for oneof in message.DESCRIPTOR.oneofs
     }
     assert members == {
-        ("MatchStart", "game_board"): ["board", "board_json"],
-        ("DecisionRequest", "game_view"): ["view", "view_json"],
-        ("DecisionRequest", "game_options"): ["options", "options_json"],
-        ("Action", "answer"): ["action_json", "classic", "option_index"],
+        ("MatchStart", "game_board"): ["board", "board_json", "europe_board"],
+        ("DecisionRequest", "game_view"): ["europe_view", "view", "view_json"],
+        ("DecisionRequest", "game_options"): ["europe_options", "options", "options_json"],
+        ("Action", "answer"): ["action_json", "classic", "europe", "option_index"],
+    }
+    numbers = {
+        (message.DESCRIPTOR.name, f.name): f.number
+        for message in (pb.MatchStart, pb.DecisionRequest, pb.Action, pb.Hello)
+        for f in message.DESCRIPTOR.fields
+        if f.name.startswith("europe")
+    }
+    assert numbers == {
+        ("MatchStart", "europe_board"): 12,
+        ("DecisionRequest", "europe_view"): 12,
+        ("DecisionRequest", "europe_options"): 13,
+        ("Action", "europe"): 5,
+        ("Hello", "europe"): 9,
     }
     fields = pb.Hello.DESCRIPTOR.fields_by_number
     assert fields[5].name == "always_max_defence" and fields[5].GetOptions().deprecated

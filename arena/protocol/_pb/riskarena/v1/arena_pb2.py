@@ -23,9 +23,10 @@ _sym_db = _symbol_database.Default()
 
 
 from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as riskarena_dot_classic_dot_v1_dot_classic__pb2
+from arena.protocol._pb.riskarena.europe.v1 import europe_pb2 as riskarena_dot_europe_dot_v1_dot_europe__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18riskarena/v1/arena.proto\x12\x0criskarena.v1\x1a\"riskarena/classic/v1/classic.proto\"\x8f\x01\n\nBotMessage\x12$\n\x05hello\x18\x01 \x01(\x0b\x32\x13.riskarena.v1.HelloH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.riskarena.v1.ActionH\x00\x12(\n\x05\x64\x65\x62ug\x18\x03 \x01(\x0b\x32\x17.riskarena.v1.DebugTextH\x00\x42\t\n\x07message\"\x8b\x02\n\x0eRefereeMessage\x12(\n\x07welcome\x18\x01 \x01(\x0b\x32\x15.riskarena.v1.WelcomeH\x00\x12/\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x18.riskarena.v1.MatchStartH\x00\x12\x31\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x1d.riskarena.v1.DecisionRequestH\x00\x12\x33\n\raction_result\x18\x04 \x01(\x0b\x32\x1a.riskarena.v1.ActionResultH\x00\x12+\n\tmatch_end\x18\x05 \x01(\x0b\x32\x16.riskarena.v1.MatchEndH\x00\x42\t\n\x07message\"\xda\x01\n\x05Hello\x12\r\n\x05token\x18\x01 \x01(\t\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\x12\x18\n\x10protocol_version\x18\x04 \x01(\r\x12\x1e\n\x12\x61lways_max_defence\x18\x05 \x01(\x08\x42\x02\x18\x01\x12\r\n\x05games\x18\x06 \x03(\t\x12\x33\n\x07\x63lassic\x18\x07 \x01(\x0b\x32\".riskarena.classic.v1.ClassicHello\x12\x1d\n\x15skip_accepted_results\x18\x08 \x01(\x08\"<\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x17\n\x0freferee_version\x18\x02 \x01(\t\"\xd3\x02\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x32\n\x05rules\x18\x03 \x03(\x0b\x32#.riskarena.v1.MatchStart.RulesEntry\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\x0f\n\x07players\x18\x05 \x01(\r\x12\x14\n\x0cplayer_names\x18\x06 \x03(\t\x12\x10\n\x08\x62ot_seed\x18\x07 \x01(\x04\x12,\n\x05\x62oard\x18\x08 \x01(\x0b\x32\x1b.riskarena.classic.v1.BoardH\x00\x12\x14\n\nboard_json\x18\x0b \x01(\tH\x00\x12\x14\n\x0cmove_time_ms\x18\t \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\n \x01(\r\x1a,\n\nRulesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0c\n\ngame_board\"\xe3\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x31\n\x04view\x18\x04 \x01(\x0b\x32!.riskarena.classic.v1.ClassicViewH\x00\x12\x13\n\tview_json\x18\n \x01(\tH\x00\x12\x37\n\x07options\x18\x05 \x01(\x0b\x32$.riskarena.classic.v1.ClassicOptionsH\x01\x12\x16\n\x0coptions_json\x18\x0b \x01(\tH\x01\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x06 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x07 \x01(\r\x12\x16\n\x0eserver_time_ms\x18\x08 \x01(\x03\x12#\n\x06\x65vents\x18\t \x03(\x0b\x32\x13.riskarena.v1.EventB\x0b\n\tgame_viewB\x0e\n\x0cgame_options\"#\n\x05\x45vent\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0c\n\x04json\x18\x02 \x01(\t\"\x8d\x01\n\x06\x41\x63tion\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x16\n\x0coption_index\x18\x02 \x01(\rH\x00\x12\x36\n\x07\x63lassic\x18\x03 \x01(\x0b\x32#.riskarena.classic.v1.ClassicActionH\x00\x12\x15\n\x0b\x61\x63tion_json\x18\x04 \x01(\tH\x00\x42\x08\n\x06\x61nswer\"U\n\x0c\x41\x63tionResult\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0f\n\x07strikes\x18\x04 \x01(\r\"\x19\n\tDebugText\x12\x0c\n\x04text\x18\x01 \x01(\t\"q\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\r\n\x05place\x18\x03 \x01(\r\x12(\n\x06status\x18\x04 \x01(\x0e\x32\x18.riskarena.v1.SeatStatus\x12\x0f\n\x07strikes\x18\x05 \x01(\r\"i\n\x08MatchEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x05seats\x18\x02 \x03(\x0b\x32\x18.riskarena.v1.SeatResult\x12\x12\n\nend_reason\x18\x03 \x01(\t\x12\x0e\n\x06winner\x18\x04 \x01(\x11*\xd7\x01\n\nSeatStatus\x12\x1b\n\x17SEAT_STATUS_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEAT_STATUS_OK\x10\x01\x12\x17\n\x13SEAT_STATUS_TIMEOUT\x10\x02\x12\x17\n\x13SEAT_STATUS_ILLEGAL\x10\x03\x12\x15\n\x11SEAT_STATUS_CRASH\x10\x04\x12\x1a\n\x16SEAT_STATUS_DISCONNECT\x10\x05\x12\x19\n\x15SEAT_STATUS_INIT_FAIL\x10\x06\x12\x18\n\x14SEAT_STATUS_PROTOCOL\x10\x07\x32M\n\x07Referee\x12\x42\n\x04Play\x12\x18.riskarena.v1.BotMessage\x1a\x1c.riskarena.v1.RefereeMessage(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18riskarena/v1/arena.proto\x12\x0criskarena.v1\x1a\"riskarena/classic/v1/classic.proto\x1a riskarena/europe/v1/europe.proto\"\x8f\x01\n\nBotMessage\x12$\n\x05hello\x18\x01 \x01(\x0b\x32\x13.riskarena.v1.HelloH\x00\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x14.riskarena.v1.ActionH\x00\x12(\n\x05\x64\x65\x62ug\x18\x03 \x01(\x0b\x32\x17.riskarena.v1.DebugTextH\x00\x42\t\n\x07message\"\x8b\x02\n\x0eRefereeMessage\x12(\n\x07welcome\x18\x01 \x01(\x0b\x32\x15.riskarena.v1.WelcomeH\x00\x12/\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x18.riskarena.v1.MatchStartH\x00\x12\x31\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x1d.riskarena.v1.DecisionRequestH\x00\x12\x33\n\raction_result\x18\x04 \x01(\x0b\x32\x1a.riskarena.v1.ActionResultH\x00\x12+\n\tmatch_end\x18\x05 \x01(\x0b\x32\x16.riskarena.v1.MatchEndH\x00\x42\t\n\x07message\"\x8c\x02\n\x05Hello\x12\r\n\x05token\x18\x01 \x01(\t\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\x12\x18\n\x10protocol_version\x18\x04 \x01(\r\x12\x1e\n\x12\x61lways_max_defence\x18\x05 \x01(\x08\x42\x02\x18\x01\x12\r\n\x05games\x18\x06 \x03(\t\x12\x33\n\x07\x63lassic\x18\x07 \x01(\x0b\x32\".riskarena.classic.v1.ClassicHello\x12\x1d\n\x15skip_accepted_results\x18\x08 \x01(\x08\x12\x30\n\x06\x65urope\x18\t \x01(\x0b\x32 .riskarena.europe.v1.EuropeHello\"<\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x17\n\x0freferee_version\x18\x02 \x01(\t\"\x87\x03\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x32\n\x05rules\x18\x03 \x03(\x0b\x32#.riskarena.v1.MatchStart.RulesEntry\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\x0f\n\x07players\x18\x05 \x01(\r\x12\x14\n\x0cplayer_names\x18\x06 \x03(\t\x12\x10\n\x08\x62ot_seed\x18\x07 \x01(\x04\x12,\n\x05\x62oard\x18\x08 \x01(\x0b\x32\x1b.riskarena.classic.v1.BoardH\x00\x12\x14\n\nboard_json\x18\x0b \x01(\tH\x00\x12\x32\n\x0c\x65urope_board\x18\x0c \x01(\x0b\x32\x1a.riskarena.europe.v1.BoardH\x00\x12\x14\n\x0cmove_time_ms\x18\t \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\n \x01(\r\x1a,\n\nRulesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0c\n\ngame_board\"\xd9\x03\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x31\n\x04view\x18\x04 \x01(\x0b\x32!.riskarena.classic.v1.ClassicViewH\x00\x12\x13\n\tview_json\x18\n \x01(\tH\x00\x12\x36\n\x0b\x65urope_view\x18\x0c \x01(\x0b\x32\x1f.riskarena.europe.v1.EuropeViewH\x00\x12\x37\n\x07options\x18\x05 \x01(\x0b\x32$.riskarena.classic.v1.ClassicOptionsH\x01\x12\x16\n\x0coptions_json\x18\x0b \x01(\tH\x01\x12<\n\x0e\x65urope_options\x18\r \x01(\x0b\x32\".riskarena.europe.v1.EuropeOptionsH\x01\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x06 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x07 \x01(\r\x12\x16\n\x0eserver_time_ms\x18\x08 \x01(\x03\x12#\n\x06\x65vents\x18\t \x03(\x0b\x32\x13.riskarena.v1.EventB\x0b\n\tgame_viewB\x0e\n\x0cgame_options\"#\n\x05\x45vent\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0c\n\x04json\x18\x02 \x01(\t\"\xc2\x01\n\x06\x41\x63tion\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x16\n\x0coption_index\x18\x02 \x01(\rH\x00\x12\x36\n\x07\x63lassic\x18\x03 \x01(\x0b\x32#.riskarena.classic.v1.ClassicActionH\x00\x12\x15\n\x0b\x61\x63tion_json\x18\x04 \x01(\tH\x00\x12\x33\n\x06\x65urope\x18\x05 \x01(\x0b\x32!.riskarena.europe.v1.EuropeActionH\x00\x42\x08\n\x06\x61nswer\"U\n\x0c\x41\x63tionResult\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0f\n\x07strikes\x18\x04 \x01(\r\"\x19\n\tDebugText\x12\x0c\n\x04text\x18\x01 \x01(\t\"q\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\r\n\x05place\x18\x03 \x01(\r\x12(\n\x06status\x18\x04 \x01(\x0e\x32\x18.riskarena.v1.SeatStatus\x12\x0f\n\x07strikes\x18\x05 \x01(\r\"i\n\x08MatchEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x05seats\x18\x02 \x03(\x0b\x32\x18.riskarena.v1.SeatResult\x12\x12\n\nend_reason\x18\x03 \x01(\t\x12\x0e\n\x06winner\x18\x04 \x01(\x11*\xd7\x01\n\nSeatStatus\x12\x1b\n\x17SEAT_STATUS_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEAT_STATUS_OK\x10\x01\x12\x17\n\x13SEAT_STATUS_TIMEOUT\x10\x02\x12\x17\n\x13SEAT_STATUS_ILLEGAL\x10\x03\x12\x15\n\x11SEAT_STATUS_CRASH\x10\x04\x12\x1a\n\x16SEAT_STATUS_DISCONNECT\x10\x05\x12\x19\n\x15SEAT_STATUS_INIT_FAIL\x10\x06\x12\x18\n\x14SEAT_STATUS_PROTOCOL\x10\x07\x32M\n\x07Referee\x12\x42\n\x04Play\x12\x18.riskarena.v1.BotMessage\x1a\x1c.riskarena.v1.RefereeMessage(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,34 +37,34 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_HELLO'].fields_by_name['always_max_defence']._serialized_options = b'\030\001'
   _globals['_MATCHSTART_RULESENTRY']._loaded_options = None
   _globals['_MATCHSTART_RULESENTRY']._serialized_options = b'8\001'
-  _globals['_SEATSTATUS']._serialized_start=1995
-  _globals['_SEATSTATUS']._serialized_end=2210
-  _globals['_BOTMESSAGE']._serialized_start=79
-  _globals['_BOTMESSAGE']._serialized_end=222
-  _globals['_REFEREEMESSAGE']._serialized_start=225
-  _globals['_REFEREEMESSAGE']._serialized_end=492
-  _globals['_HELLO']._serialized_start=495
-  _globals['_HELLO']._serialized_end=713
-  _globals['_WELCOME']._serialized_start=715
-  _globals['_WELCOME']._serialized_end=775
-  _globals['_MATCHSTART']._serialized_start=778
-  _globals['_MATCHSTART']._serialized_end=1117
-  _globals['_MATCHSTART_RULESENTRY']._serialized_start=1059
-  _globals['_MATCHSTART_RULESENTRY']._serialized_end=1103
-  _globals['_DECISIONREQUEST']._serialized_start=1120
-  _globals['_DECISIONREQUEST']._serialized_end=1475
-  _globals['_EVENT']._serialized_start=1477
-  _globals['_EVENT']._serialized_end=1512
-  _globals['_ACTION']._serialized_start=1515
-  _globals['_ACTION']._serialized_end=1656
-  _globals['_ACTIONRESULT']._serialized_start=1658
-  _globals['_ACTIONRESULT']._serialized_end=1743
-  _globals['_DEBUGTEXT']._serialized_start=1745
-  _globals['_DEBUGTEXT']._serialized_end=1770
-  _globals['_SEATRESULT']._serialized_start=1772
-  _globals['_SEATRESULT']._serialized_end=1885
-  _globals['_MATCHEND']._serialized_start=1887
-  _globals['_MATCHEND']._serialized_end=1992
-  _globals['_REFEREE']._serialized_start=2212
-  _globals['_REFEREE']._serialized_end=2289
+  _globals['_SEATSTATUS']._serialized_start=2302
+  _globals['_SEATSTATUS']._serialized_end=2517
+  _globals['_BOTMESSAGE']._serialized_start=113
+  _globals['_BOTMESSAGE']._serialized_end=256
+  _globals['_REFEREEMESSAGE']._serialized_start=259
+  _globals['_REFEREEMESSAGE']._serialized_end=526
+  _globals['_HELLO']._serialized_start=529
+  _globals['_HELLO']._serialized_end=797
+  _globals['_WELCOME']._serialized_start=799
+  _globals['_WELCOME']._serialized_end=859
+  _globals['_MATCHSTART']._serialized_start=862
+  _globals['_MATCHSTART']._serialized_end=1253
+  _globals['_MATCHSTART_RULESENTRY']._serialized_start=1195
+  _globals['_MATCHSTART_RULESENTRY']._serialized_end=1239
+  _globals['_DECISIONREQUEST']._serialized_start=1256
+  _globals['_DECISIONREQUEST']._serialized_end=1729
+  _globals['_EVENT']._serialized_start=1731
+  _globals['_EVENT']._serialized_end=1766
+  _globals['_ACTION']._serialized_start=1769
+  _globals['_ACTION']._serialized_end=1963
+  _globals['_ACTIONRESULT']._serialized_start=1965
+  _globals['_ACTIONRESULT']._serialized_end=2050
+  _globals['_DEBUGTEXT']._serialized_start=2052
+  _globals['_DEBUGTEXT']._serialized_end=2077
+  _globals['_SEATRESULT']._serialized_start=2079
+  _globals['_SEATRESULT']._serialized_end=2192
+  _globals['_MATCHEND']._serialized_start=2194
+  _globals['_MATCHEND']._serialized_end=2299
+  _globals['_REFEREE']._serialized_start=2519
+  _globals['_REFEREE']._serialized_end=2596
 # @@protoc_insertion_point(module_scope)

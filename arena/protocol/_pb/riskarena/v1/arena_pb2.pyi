@@ -1,4 +1,5 @@
 from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as _classic_pb2
+from arena.protocol._pb.riskarena.europe.v1 import europe_pb2 as _europe_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -52,7 +53,7 @@ class RefereeMessage(_message.Message):
     def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., action_result: _Optional[_Union[ActionResult, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "always_max_defence", "games", "classic", "skip_accepted_results")
+    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "always_max_defence", "games", "classic", "skip_accepted_results", "europe")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -61,6 +62,7 @@ class Hello(_message.Message):
     GAMES_FIELD_NUMBER: _ClassVar[int]
     CLASSIC_FIELD_NUMBER: _ClassVar[int]
     SKIP_ACCEPTED_RESULTS_FIELD_NUMBER: _ClassVar[int]
+    EUROPE_FIELD_NUMBER: _ClassVar[int]
     token: str
     bot_name: str
     bot_version: str
@@ -69,7 +71,8 @@ class Hello(_message.Message):
     games: _containers.RepeatedScalarFieldContainer[str]
     classic: _classic_pb2.ClassicHello
     skip_accepted_results: bool
-    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., always_max_defence: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., classic: _Optional[_Union[_classic_pb2.ClassicHello, _Mapping]] = ..., skip_accepted_results: _Optional[bool] = ...) -> None: ...
+    europe: _europe_pb2.EuropeHello
+    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., always_max_defence: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., classic: _Optional[_Union[_classic_pb2.ClassicHello, _Mapping]] = ..., skip_accepted_results: _Optional[bool] = ..., europe: _Optional[_Union[_europe_pb2.EuropeHello, _Mapping]] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("protocol_version", "referee_version")
@@ -80,7 +83,7 @@ class Welcome(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., referee_version: _Optional[str] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "game", "rules", "seat", "players", "player_names", "bot_seed", "board", "board_json", "move_time_ms", "time_bank_ms")
+    __slots__ = ("match_id", "game", "rules", "seat", "players", "player_names", "bot_seed", "board", "board_json", "europe_board", "move_time_ms", "time_bank_ms")
     class RulesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -97,6 +100,7 @@ class MatchStart(_message.Message):
     BOT_SEED_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
     BOARD_JSON_FIELD_NUMBER: _ClassVar[int]
+    EUROPE_BOARD_FIELD_NUMBER: _ClassVar[int]
     MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
@@ -108,19 +112,22 @@ class MatchStart(_message.Message):
     bot_seed: int
     board: _classic_pb2.Board
     board_json: str
+    europe_board: _europe_pb2.Board
     move_time_ms: int
     time_bank_ms: int
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., rules: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., player_names: _Optional[_Iterable[str]] = ..., bot_seed: _Optional[int] = ..., board: _Optional[_Union[_classic_pb2.Board, _Mapping]] = ..., board_json: _Optional[str] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., rules: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., player_names: _Optional[_Iterable[str]] = ..., bot_seed: _Optional[int] = ..., board: _Optional[_Union[_classic_pb2.Board, _Mapping]] = ..., board_json: _Optional[str] = ..., europe_board: _Optional[_Union[_europe_pb2.Board, _Mapping]] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "match_id", "kind", "view", "view_json", "options", "options_json", "deadline_ms", "time_bank_ms", "server_time_ms", "events")
+    __slots__ = ("request_id", "match_id", "kind", "view", "view_json", "europe_view", "options", "options_json", "europe_options", "deadline_ms", "time_bank_ms", "server_time_ms", "events")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    EUROPE_VIEW_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    EUROPE_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     SERVER_TIME_MS_FIELD_NUMBER: _ClassVar[int]
@@ -130,13 +137,15 @@ class DecisionRequest(_message.Message):
     kind: str
     view: _classic_pb2.ClassicView
     view_json: str
+    europe_view: _europe_pb2.EuropeView
     options: _classic_pb2.ClassicOptions
     options_json: str
+    europe_options: _europe_pb2.EuropeOptions
     deadline_ms: int
     time_bank_ms: int
     server_time_ms: int
     events: _containers.RepeatedCompositeFieldContainer[Event]
-    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., kind: _Optional[str] = ..., view: _Optional[_Union[_classic_pb2.ClassicView, _Mapping]] = ..., view_json: _Optional[str] = ..., options: _Optional[_Union[_classic_pb2.ClassicOptions, _Mapping]] = ..., options_json: _Optional[str] = ..., deadline_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., server_time_ms: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., kind: _Optional[str] = ..., view: _Optional[_Union[_classic_pb2.ClassicView, _Mapping]] = ..., view_json: _Optional[str] = ..., europe_view: _Optional[_Union[_europe_pb2.EuropeView, _Mapping]] = ..., options: _Optional[_Union[_classic_pb2.ClassicOptions, _Mapping]] = ..., options_json: _Optional[str] = ..., europe_options: _Optional[_Union[_europe_pb2.EuropeOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., server_time_ms: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("type", "json")
@@ -147,16 +156,18 @@ class Event(_message.Message):
     def __init__(self, type: _Optional[str] = ..., json: _Optional[str] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("request_id", "option_index", "classic", "action_json")
+    __slots__ = ("request_id", "option_index", "classic", "action_json", "europe")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     OPTION_INDEX_FIELD_NUMBER: _ClassVar[int]
     CLASSIC_FIELD_NUMBER: _ClassVar[int]
     ACTION_JSON_FIELD_NUMBER: _ClassVar[int]
+    EUROPE_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     option_index: int
     classic: _classic_pb2.ClassicAction
     action_json: str
-    def __init__(self, request_id: _Optional[int] = ..., option_index: _Optional[int] = ..., classic: _Optional[_Union[_classic_pb2.ClassicAction, _Mapping]] = ..., action_json: _Optional[str] = ...) -> None: ...
+    europe: _europe_pb2.EuropeAction
+    def __init__(self, request_id: _Optional[int] = ..., option_index: _Optional[int] = ..., classic: _Optional[_Union[_classic_pb2.ClassicAction, _Mapping]] = ..., action_json: _Optional[str] = ..., europe: _Optional[_Union[_europe_pb2.EuropeAction, _Mapping]] = ...) -> None: ...
 
 class ActionResult(_message.Message):
     __slots__ = ("request_id", "accepted", "reason", "strikes")
