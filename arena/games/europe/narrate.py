@@ -106,9 +106,11 @@ class Narrator:
         return f"Bids for the First Player Marker: {bids}"
 
     def _tie_roll(self, e: dict[str, Any]) -> str:
-        what = e["for"]
+        what = str(e["for"])
         if what == "marker":
             what = "the First Player Marker"
+        elif what.startswith("mercenary "):  # "mercenary 2": the bids for army 2
+            what = f"mercenary army {what.split()[-1]}"
         rolls = ", ".join(
             f"{self.army(s)} {d}" for s, d in zip(e["seats"], e["dice"], strict=False)
         )
@@ -119,9 +121,12 @@ class Narrator:
 
     def _kingdom(self, e: dict[str, Any]) -> str:
         city, neighbour = e["city"], e["neighbour"]
+        where = self.place(city)
+        if where != self.territory(city):
+            where += f" ({self.territory(city)})"
         text = (
-            f"{self.army(e['army'])} founds a kingdom in {self.place(city)} "
-            f"({self.territory(city)}) with {_count(e['footmen_in_city'], UNIT_NAMES[0])}"
+            f"{self.army(e['army'])} founds a kingdom in {where} "
+            f"with {_count(e['footmen_in_city'], UNIT_NAMES[0])}"
         )
         if neighbour >= 0:
             text += f" and {10 - e['footmen_in_city']} in {self.territory(neighbour)}"

@@ -237,6 +237,8 @@ def test_the_wording_of_events_random_bots_rarely_cause():
         )
         == "Berlin's free manoeuvre: Saxony → France with 2 footmen, 1 cavalry, 1 siege weapon"
     )
+    tie = {"type": "tie_roll", "for": "mercenary 3", "seats": [0, 1], "dice": [4, 6]}
+    assert tell(tie) == "Tie for mercenary army 3: rolls ann 4, bob 6"
     assert tell({"type": "battle_order", "territories": [normandy, france]}) == (
         "Round 7 · battles in the order chosen: Normandy, France"
     )
