@@ -211,11 +211,13 @@ def test_a_malformed_games_value_is_one_line_naming_the_file(
 
 
 def test_every_bundled_bot_declares_its_games() -> None:
-    """Every bundled bot plays classic; `random` plays RISK: Europe too."""
+    """Every bundled bot plays classic, but for the RISK: Europe ones; `random` plays both."""
     specs = bundled_bots()
     assert specs
     for spec in specs:
         declared = tomllib.loads((spec.path / "bot.toml").read_text())
-        expected = ["classic", "europe"] if spec.name == "random" else ["classic"]
+        expected = {"random": ["classic", "europe"], "europe-heuristic": ["europe"]}.get(
+            spec.name, ["classic"]
+        )
         assert declared["games"] == expected, spec.name
         assert spec.games == tuple(expected)

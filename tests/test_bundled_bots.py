@@ -18,7 +18,7 @@ VARIANTS = [
     (3, {"advantage_reroll": "true", "sets": "progressive"}),
     (5, {"fortify": "connected", "sets": "fixed"}),
 ]
-PYTHON_BOTS = [s.name for s in bundled_bots() if s.entry is not None]
+PYTHON_BOTS = [s.name for s in bundled_bots() if s.entry is not None and "classic" in s.games]
 
 
 @pytest.mark.parametrize("name", PYTHON_BOTS)
