@@ -1,5 +1,8 @@
 // js-random: a Risk Arena bot in JavaScript that plays uniformly at random among the legal
 // options. It knows no rules: everything it needs is in each DecisionRequest's options.
+// It plays two games: classic RISK (options enumerated by kind, see optionCount) and
+// RISK: Europe (every request lists representative complete actions in
+// europe_options.choices, all legal: it picks one of them by index).
 //
 // How a bot works (see docs/writing-a-bot.md for the whole protocol):
 //   1. The referee starts this process in the bot folder with two environment variables:
@@ -85,8 +88,18 @@ function optionCount(kind, o) {
 
 // One random answer to a DecisionRequest, as the body of an Action (without request_id).
 function chooseAnswer(request, rng) {
-  const o = request.options;
   const pick = (n) => Math.floor(rng() * n);
+  // oneofs: true names the member of the game_options oneof that is set.
+  if (request.game_options === "europe_options") {
+    // RISK: Europe: `choices` is a bounded list of legal complete actions (bids, kingdoms,
+    // card pairs, whole turns, battle answers), never empty; option_index i picks the
+    // i-th. The constraints beside it (europe_options.bid, .turn, ...) would let a bot build
+    // its own EuropeAction; this one has no use for them (bots/js-europe does).
+    const n = request.europe_options.choices.length;
+    if (n <= 0) console.error(`${BOT_NAME}: a ${request.kind} request without choices; answering 0`);
+    return { option_index: n > 0 ? pick(n) : 0 };
+  }
+  const o = request.options;
   if ((request.kind === "reinforce" || request.kind === "place") && o.armies > 1) {
     // Option indices would put every army on one territory; a structured ClassicAction
     // can spread them. Each army goes to a random own territory. (In the 2-player setup,
@@ -137,11 +150,15 @@ function main() {
       bot_name: BOT_NAME,
       bot_version: BOT_VERSION,
       protocol_version: PROTOCOL_VERSION,
-      games: ["classic"], // the games this bot plays (the referee refuses it any other)
+      games: ["classic", "europe"], // the games this bot plays (the referee refuses it any other)
       // true: always roll the maximum, never asked to defend. Declared in classic's own
       // message; the deprecated always_max_defence (field 5) too, for referees of before.
       classic: { always_max_defence: false },
       always_max_defence: false,
+      // RISK: Europe's standing policies, answering battle decisions without asking: remove
+      // the cheapest casualties, re-roll a castle's dice automatically, fight battles in
+      // ascending territory id (the defaults; "ask" would send those decisions instead).
+      europe: { casualties: "cheapest", castle_reroll: "auto", battle_order: "listed" },
       // No ActionResult for an accepted answer: the referee sends one only for a rejection.
       skip_accepted_results: true,
     },
