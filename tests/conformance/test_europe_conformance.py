@@ -130,7 +130,15 @@ class Books:
                 army = event["army"]
                 castle = BERLIN_CASTLE if state_before.owner[berlin] == army else CASTLE_PRICE
                 assert event["cost"] == spend_cost(event) + castle * len(event["castles"])
-            elif kind == "expand" and event["claimed"] and event["target"] == stockholm:
+            elif kind == "expand" and not event["claimed"]:
+                assert event["defender"] != event["army"]
+                if state_before.castle[event["target"]]:
+                    assert event["units"][3] >= 1, "into a castle without a siege weapon"
+            elif kind == "siege_assault":
+                dice = event["dice"]
+                assert dice and len(dice) % 2 == 0 and event["owner"] != event["army"]
+                assert event["hits"] == sum(d >= 3 for d in dice)
+            elif kind == "expand" and event["target"] == stockholm:
                 raider = event["army"]
             elif kind == "emptied" and event["territory"] == stockholm:
                 raider = NOBODY
