@@ -15,21 +15,34 @@ The fast run plays a few dozen short games; the ``slow`` run (``pytest -m slow -
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
 
+from arena.errors import IllegalActionError
 from arena.games.api import Event, Outcome
+from arena.games.europe.actions import (
+    Bid,
+    Cards,
+    Casualties,
+    Kingdom,
+    MercenaryBid,
+    Recruit,
+    Reroll,
+    Turn,
+)
 from arena.games.europe.board import (
     ARMY_UNITS,
     CASTLES,
     CROWN_CARD_COST,
     CROWN_CARDS,
+    ORDERS,
     START_COINS,
     europe_board,
 )
@@ -772,6 +785,96 @@ def test_actions_round_trip_and_replay() -> None:
         assert game.decision(again) is None
         assert replayed == events
         assert canonical_state(again) == canonical_state(state)
+
+
+def _nudge(rng: random.Random, units: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """One count moved by ±1 or ±2 (never below 0)."""
+    counts = list(units)
+    kind = rng.randrange(4)
+    counts[kind] = max(0, counts[kind] + rng.choice((-2, -1, 1, 2)))
+    return (counts[0], counts[1], counts[2], counts[3])
+
+
+def mutate(rng: random.Random, action: Any) -> Any:
+    """A near miss of a listed action: one field changed (often illegal, sometimes not)."""
+    where = rng.randrange(SIZE)
+    if isinstance(action, Bid):
+        return Bid(rng.randrange(-1, 8))
+    if isinstance(action, MercenaryBid):
+        return MercenaryBid(tuple(rng.randrange(-1, 8) for _ in action.coins))
+    if isinstance(action, Kingdom):
+        field_name = rng.choice(("city", "neighbour", "footmen_in_city"))
+        value = rng.randrange(-1, 12) if field_name == "footmen_in_city" else where
+        return replace(action, **{field_name: value})
+    if isinstance(action, Cards):
+        return Cards(rng.randrange(-1, 9), rng.randrange(-1, 9))
+    if isinstance(action, Casualties):
+        return Casualties(_nudge(rng, action.units))
+    if isinstance(action, Reroll):
+        return Reroll(rng.randrange(-1, 6))
+    if not isinstance(action, Turn):
+        return action
+    choice = rng.randrange(8)
+    if choice == 0 and action.moves:
+        moves = list(action.moves)
+        i = rng.randrange(len(moves))
+        moved = moves[i]
+        moves[i] = rng.choice(
+            (
+                replace(moved, units=_nudge(rng, moved.units)),
+                replace(moved, target=where),
+                replace(moved, via=rng.randrange(-1, SIZE)),
+            )
+        )
+        return replace(action, moves=tuple(moves))
+    if choice == 1:
+        return replace(action, order=rng.choice(ORDERS))
+    if choice == 2 and action.recruits:
+        first = action.recruits[0]
+        recruit = Recruit(first.territory, _nudge(rng, first.units))
+        return replace(action, recruits=(recruit, *action.recruits[1:]))
+    if choice == 3:
+        return replace(action, castles=(*action.castles, where))
+    if choice == 4:
+        return replace(action, crown=not action.crown)
+    if choice == 5:
+        return replace(action, tax_city=where)
+    if choice == 6:
+        return replace(action, bonus_first=not action.bonus_first)
+    return replace(action, bonus_target=where)
+
+
+def test_whatever_check_accepts_applies_cleanly() -> None:
+    """Near misses of the listed choices: each one ``check`` refuses raises the contract's
+    error; each one it accepts applies and keeps every invariant."""
+    accepted = 0
+    for players, variant in ((2, "ask"), (3, "missions"), (4, "missions_ask")):
+        game = game_of(players, variant, 8)
+        rng, fuzz = random.Random(players), random.Random(-players)
+        state = game.new_game(players, declarations(players, variant))
+        books = Books.open(state)
+        while (decision := game.decision(state)) is not None:
+            picks = {
+                s: rng.choice(list(game.choices(game.legal_options(state, s))))
+                for s in decision.seats
+            }
+            for seat in decision.seats:
+                for _ in range(3):
+                    near = mutate(fuzz, picks[seat])
+                    try:
+                        game.check(state, seat, near)
+                    except IllegalActionError:
+                        continue
+                    accepted += 1
+                    trial = copy.deepcopy(books)
+                    step = game.apply_joint(state, {**picks, seat: near})
+                    trial.post(state, step.events)
+                    check_invariants(game, step.state, trial, step.events)
+            step = game.apply_joint(state, picks)
+            books.post(state, step.events)
+            state = step.state
+            check_invariants(game, state, books, step.events)
+    assert accepted > 100
 
 
 @pytest.mark.slow
