@@ -9,19 +9,9 @@ so a script can play the seat through pipes.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import io
 import json
-import os
-import select
-import signal
 import sys
-import threading
-from collections.abc import Iterator
 from typing import Any, TextIO
-
-from rich.console import Console
 
 from arena.errors import MalformedActionError
 from arena.games.classic.actions import (
@@ -42,6 +32,7 @@ from arena.games.classic.actions import (
 )
 from arena.sdk.bot import Answer, Bot, MatchInfo, Request
 from arena.sdk.classic.human_view import KIND_TITLES, Narrator
+from arena.sdk.human_input import PolledLines, interruptible, seat_console
 from arena.terminal import Interrupted, is_terminal
 
 ANSWERS_OF: dict[str, tuple[type, ...]] = {
@@ -75,20 +66,11 @@ class HumanBot(Bot):
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = stdin or sys.stdin
-        self._lines = _PolledLines(self.stdin)
+        self._lines = PolledLines(self.stdin)
         self.stdout = stdout or sys.stdout
-        tty = is_terminal(self.stdout)
         self._echo = not is_terminal(self.stdin)
         """Piped input is not echoed by a terminal: write each answer after its prompt."""
-        # Piped: no colour, no wrapping (one line per event, for scripts reading it).
-        self.console = Console(
-            file=self.stdout,
-            highlight=False,
-            emoji=False,
-            markup=False,
-            soft_wrap=not tty,
-            no_color=not tty,
-        )
+        self.console = seat_console(self.stdout)
         self.narrator: Narrator | None = None
         self._asked = -1
 
@@ -188,7 +170,7 @@ class HumanBot(Bot):
         still learns of the press, then the read is broken off.
         """
         try:
-            with _interruptible():
+            with interruptible():
                 return self._lines.readline()
         except Interrupted:
             self._say()  # end the prompt line before the caller reports the interruption
@@ -241,76 +223,6 @@ class HumanBot(Bot):
             wilds = iter(c for c in request.view["hand"] if c >= len(board.territories))
             out["cards"] = [next(wilds, -1) if c == "wild" else tid(c) for c in out["cards"]]
         return out
-
-
-class _PolledLines:
-    """Lines of a file descriptor, read so that Python's signal handlers run while waiting.
-
-    A blocking read is broken off by Ctrl-C only when the kernel hands the signal to the main
-    thread; it may hand it to one of gRPC's threads instead, and the read would wait on
-    unaware. Waiting in short ``select`` slices lets the main thread run a pending handler
-    between them. A stream without a file descriptor (a test's StringIO) is read as it is.
-    """
-
-    SLICE_SECONDS = 0.2
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        try:
-            self.fd: int | None = stream.fileno()
-        except (AttributeError, OSError, io.UnsupportedOperation):
-            self.fd = None
-        self.pending = b""
-
-    def readline(self) -> str:
-        if self.fd is None:
-            return self.stream.readline()
-        while b"\n" not in self.pending:
-            ready, _, _ = select.select([self.fd], [], [], self.SLICE_SECONDS)
-            if not ready:
-                continue
-            chunk = os.read(self.fd, 4096)
-            if not chunk:  # end of input: what is left, then ""
-                break
-            self.pending += chunk
-        line, newline, self.pending = self.pending.partition(b"\n")
-        return (line + newline).decode(errors="replace")
-
-
-@contextlib.contextmanager
-def _interruptible() -> Iterator[None]:
-    """While inside, SIGINT raises :class:`Interrupted` (after the previous handler ran)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous):  # SIGINT ignored or default: leave it as it is
-        yield
-        return
-    task = _current_task()
-
-    def on_sigint(signum: int, frame: Any) -> None:
-        try:
-            previous(signum, frame)
-        finally:
-            raise Interrupted
-
-    signal.signal(signal.SIGINT, on_sigint)
-    try:
-        # Checked once the handler is in place: a press before it (while the view was being
-        # printed) cancelled the match task through the previous handler.
-        if task is not None and task.cancelling():
-            raise Interrupted
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _current_task() -> asyncio.Task[Any] | None:
-    try:
-        return asyncio.current_task()
-    except RuntimeError:  # no running loop
-        return None
 
 
 def _check(action: Action, request: Request, narrator: Narrator | None) -> str | None:
