@@ -6,8 +6,10 @@ Every seat picks uniformly among ``game.choices(game.legal_options(state, seat))
 simultaneous decision goes through ``apply_joint``, a one-seat one through ``apply`` and, on
 a copy, ``apply_unchecked`` (the two must agree). The references are kept here from the
 events, independently of the engine's own bookkeeping: coins (every event that moves coins),
-crown cards sold and held, missions completed; units, castles and territories are checked
-against the rule book's fixed supplies.
+crown cards sold and held, missions completed, hands and turn order, and each battle's dice
+per rank, hits, casualties and winner; units, castles and territories are checked against
+the rule book's fixed supplies. Forfeits at any point and near misses of the listed choices
+(refused cleanly, or applied keeping every invariant) are played too.
 
 The fast run plays a few dozen short games; the ``slow`` run (``pytest -m slow -s``) plays
 ≥ 200 full games per player count, spread over the variants, and prints how they ended.
@@ -70,18 +72,6 @@ VARIANTS: dict[str, tuple[dict[str, str], bool]] = {
     "missions_ask": ({"missions": "true"}, True),
 }
 """Variant name → (rules options, whether every seat declares ``ask`` for everything)."""
-
-COIN_EVENTS = {
-    "marker",
-    "mercenary",
-    "kingdom",
-    "expand",
-    "spend",
-    "tax",
-    "battle_end",
-    "eliminated",
-}
-"""The events that move coins (everything else must leave every purse alone)."""
 
 
 def game_of(players: int, variant: str, max_rounds: int | None = None) -> EuropeGame:
