@@ -79,10 +79,9 @@ from typing import Any
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
-from arena.bots import BotSpec, find_bot, load_bot, run_setup
+from arena import games as registry
+from arena.bots import BotSpec, check_plays, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError
-from arena.games.classic.config import ClassicConfig
-from arena.games.classic.game import ClassicGame
 from arena.referee.host import BotHost
 from arena.referee.match import DEFAULT_STRIKE_LIMIT, Seat, SeatResult, TimeControl, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
@@ -106,6 +105,17 @@ H2H_TARGET = 60.0
 P99_SHARE_TARGET = 30.0
 """Targets: a multiple of par (6 seats), win % (3 seats, head-to-head), p99 in % of the move time."""
 
+EUROPE_FOUR = ("europe-heuristic", "random", "random", "random")
+EUROPE_MIXED = ("europe-heuristic", "js-europe", "random", "random")
+EUROPE_THREE = ("europe-heuristic", "js-europe", "random")
+EUROPE_H2H = ("europe-heuristic:js-europe",)
+EUROPE_SUBJECT = "europe-heuristic"
+EUROPE_FOUR_TARGET = 80.0
+EUROPE_MIXED_TARGET = 40.0
+EUROPE_H2H_TARGET = 60.0
+"""RISK: Europe (``--game europe``): the tables and targets of its ladder. A win there is the
+seat alone in first place (the match's ``winner``); a shared first place is no win."""
+
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -125,6 +135,8 @@ class Table:
     def label(self) -> str:
         if self.kind in ("h2h", "ladder"):
             return f"{self.kind} {self.lineup[0]} vs {self.lineup[1]}"
+        if self.kind == "mixed":
+            return f"{self.seats}-player mixed table"
         return f"{self.seats}-player table"
 
 
@@ -185,7 +197,7 @@ class LadderHost:
 
     async def _play(self, job: dict[str, Any]) -> dict[str, Any]:
         control = TimeControl(**job["control"])
-        game = ClassicGame(ClassicConfig.from_dict(job["rules"]))
+        game = registry.load(job["game"]).from_config(job["rules"])
         specs: list[BotSpec] = job["specs"]
         found = await asyncio.gather(
             *(
@@ -221,6 +233,7 @@ class LadderHost:
             "strikes": [s.strikes for s in result.seats],
             "think_ms": [s.think_ms for s in result.seats],
             "end": result.end,
+            "winner": result.winner,
             "rounds": result.rounds,
             "seconds": seconds,
         }
@@ -294,12 +307,17 @@ def summarize(
     outcomes: list[dict[str, Any]],
     wall: float,
     move_ms: float,
+    winner_only: bool = False,
 ) -> dict[str, Any]:
-    """A table's figures from its outcomes (in plan order, whatever order they finished in)."""
+    """A table's figures from its outcomes (in plan order, whatever order they finished in).
+    ``winner_only``: a win is the match's winner alone (a shared first place scores nothing),
+    else k seats sharing first place each get 1/k of a win."""
     bots = {name: BotFigures(name) for name in dict.fromkeys(table.lineup)}
     ends: Counter[str] = Counter()
     for (_, seats), outcome in zip(games, outcomes, strict=True):
         firsts = [i for i, place in enumerate(outcome["places"]) if place == 1]
+        if winner_only:
+            firsts = [] if outcome["winner"] is None else [outcome["winner"]]
         ends[outcome["end"]] += 1
         for seat, name in enumerate(seats):
             figures = bots[name]
@@ -407,7 +425,9 @@ def _pair(summary: dict[str, Any]) -> str:
     return f"{summary['lineup'][0]} {sign} {summary['lineup'][1]}"
 
 
-def targets(summaries: list[dict[str, Any]], subject: str, move_ms: float) -> list[dict]:
+def targets(
+    summaries: list[dict[str, Any]], subject: str, move_ms: float, game: str = "classic"
+) -> list[dict]:
     """Each target: what it asks, the figure measured and met (None: not measured)."""
 
     def row_of(summary: dict[str, Any]) -> dict[str, Any] | None:
@@ -432,6 +452,24 @@ def targets(summaries: list[dict[str, Any]], subject: str, move_ms: float) -> li
             {"target": text.format(others="the others"), "measured": None, "met": None}
         ]
 
+    if game == "europe":
+        found = win_target(
+            f"{subject} ≥ {EUROPE_FOUR_TARGET:g}% of 4-player games against {{others}}",
+            "four",
+            EUROPE_FOUR_TARGET,
+        )
+        found += win_target(
+            f"{subject} ≥ {EUROPE_MIXED_TARGET:g}% (par 25%) in the 4-player table against "
+            "{others}",
+            "mixed",
+            EUROPE_MIXED_TARGET,
+        )
+        found += win_target(
+            f"{subject} ≥ {EUROPE_H2H_TARGET:g}% head-to-head (2 players) against {{others}}",
+            "h2h",
+            EUROPE_H2H_TARGET,
+        )
+        return [*found, _p99_target(summaries, move_ms)]
     six_threshold = SIX_PAR_MULTIPLE * 100 / 6
     found = win_target(
         f"{subject} ≥ {SIX_PAR_MULTIPLE:g}× par ({six_threshold:.1f}%) in the 6-player table",
@@ -456,6 +494,11 @@ def targets(summaries: list[dict[str, Any]], subject: str, move_ms: float) -> li
             "met": all(ladder_as_documented(s) for s in ladder) if ladder else None,
         }
     )
+    found.append(_p99_target(summaries, move_ms))
+    return found
+
+
+def _p99_target(summaries: list[dict[str, Any]], move_ms: float) -> dict[str, Any]:
     limit = P99_SHARE_TARGET / 100 * move_ms
     p99s = [
         (row["think_ms_p99"], row["bot"], summary["label"])
@@ -465,17 +508,12 @@ def targets(summaries: list[dict[str, Any]], subject: str, move_ms: float) -> li
         if row["think_ms_p99"] is not None
     ]
     worst = max(p99s, default=None)
-    found.append(
-        {
-            "target": f"every bot's p99 decision time ≤ {P99_SHARE_TARGET:g}% of the move time "
-            f"({limit:.1f} ms)",
-            "measured": None
-            if worst is None
-            else f"worst {worst[1]} {worst[0]:.2f} ms ({worst[2]})",
-            "met": None if worst is None else worst[0] <= limit,
-        }
-    )
-    return found
+    return {
+        "target": f"every bot's p99 decision time ≤ {P99_SHARE_TARGET:g}% of the move time "
+        f"({limit:.1f} ms)",
+        "measured": None if worst is None else f"worst {worst[1]} {worst[0]:.2f} ms ({worst[2]})",
+        "met": None if worst is None else worst[0] <= limit,
+    }
 
 
 # --- main ----------------------------------------------------------------------------------
@@ -489,7 +527,9 @@ def _names(text: str, count: int, flag: str) -> tuple[str, ...]:
 
 
 def build_tables(args: argparse.Namespace) -> list[Table]:
-    kinds = {k.strip() for k in args.tables.split(",") if k.strip()}
+    if args.game == "europe":
+        return _europe_tables(args)
+    kinds = {k.strip() for k in (args.tables or "six,three,h2h").split(",") if k.strip()}
     unknown = kinds - {"six", "three", "h2h"}
     if unknown:
         raise ConfigError(f"--tables takes six, three and h2h, got {', '.join(sorted(unknown))}")
@@ -497,7 +537,8 @@ def build_tables(args: argparse.Namespace) -> list[Table]:
     if "six" in kinds:
         tables.append(Table("six", _names(args.six, 6, "--six"), args.six_games))
     if "three" in kinds:
-        tables.append(Table("three", _names(args.three, 3, "--three"), args.three_games))
+        three = args.three or ",".join(THREE)
+        tables.append(Table("three", _names(three, 3, "--three"), args.three_games))
     if "h2h" in kinds:
         for pair in args.h2h or list(H2H):
             tables.append(Table("h2h", _names(pair, 2, "--h2h"), args.h2h_games))
@@ -506,7 +547,31 @@ def build_tables(args: argparse.Namespace) -> list[Table]:
     return [t for t in tables if t.games > 0]
 
 
-def resolve(names: set[str], over_grpc: bool) -> dict[str, BotSpec]:
+def _europe_tables(args: argparse.Namespace) -> list[Table]:
+    """RISK: Europe's tables: 4 players against random, 4 players mixed, 3 players, and
+    head-to-heads in the 2-player (Mercenary Army) game."""
+    kinds = {k.strip() for k in (args.tables or "four,mixed,three,h2h").split(",") if k.strip()}
+    unknown = kinds - {"four", "mixed", "three", "h2h"}
+    if unknown:
+        raise ConfigError(
+            f"--tables takes four, mixed, three and h2h with --game europe, got "
+            f"{', '.join(sorted(unknown))}"
+        )
+    tables = []
+    if "four" in kinds:
+        tables.append(Table("four", _names(args.four, 4, "--four"), args.four_games))
+    if "mixed" in kinds:
+        tables.append(Table("mixed", _names(args.mixed, 4, "--mixed"), args.four_games))
+    if "three" in kinds:
+        three = args.three or ",".join(EUROPE_THREE)
+        tables.append(Table("three", _names(three, 3, "--three"), args.three_games))
+    if "h2h" in kinds:
+        for pair in args.h2h or list(EUROPE_H2H):
+            tables.append(Table("h2h", _names(pair, 2, "--h2h"), args.h2h_games))
+    return [t for t in tables if t.games > 0]
+
+
+def resolve(names: set[str], over_grpc: bool, game: str = "classic") -> dict[str, BotSpec]:
     """Every named bot's spec; its setup run once here, before any worker starts."""
     specs = {}
     for name in sorted(names):
@@ -522,6 +587,7 @@ def resolve(names: set[str], over_grpc: bool) -> dict[str, BotSpec]:
             run_setup(spec)
         else:
             load_bot(spec)  # fail here, not in a worker; the module is then shared by fork
+        check_plays(spec, game)
         specs[name] = spec
     return specs
 
@@ -531,10 +597,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     add = parser.add_argument
-    add("--tables", default="six,three,h2h", help="tables to run (default six,three,h2h)")
+    add("--game", default="classic", help="classic (default) or europe")
+    add(
+        "--tables",
+        help="tables to run (default six,three,h2h; with --game europe four,mixed,three,h2h)",
+    )
     add("--ladder", action="store_true", help="also a head-to-head of each adjacent ladder pair")
     add("--six", default=",".join(SIX), metavar="A,B,C,D,E,F", help="6-player lineup")
-    add("--three", default=",".join(THREE), metavar="A,B,C", help="3-player lineup")
+    add("--three", metavar="A,B,C", help="3-player lineup")
+    add("--four", default=",".join(EUROPE_FOUR), metavar="A,B,C,D", help="europe: 4 players")
+    add("--mixed", default=",".join(EUROPE_MIXED), metavar="A,B,C,D", help="europe: mixed 4")
+    add("--four-games", type=int, default=200, help="europe: games per 4-player table")
     add("--h2h", action="append", metavar="A:B", help=f"head-to-head pair (default {H2H[0]})")
     add(
         "--ladder-order",
@@ -546,11 +619,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--three-games", type=int, default=300)
     add("--h2h-games", type=int, default=200, help="games per head-to-head pair")
     add("--ladder-games", type=int, default=200, help="games per adjacent ladder pair")
-    add("--subject", default=SUBJECT, help="the bot the win targets are about")
-    add("--move-time", type=float, default=0.05, metavar="S", help="per decision (0.05)")
+    add("--subject", help=f"the bot the win targets are about ({SUBJECT}; {EUROPE_SUBJECT})")
+    add("--move-time", type=float, metavar="S", help="per decision (0.05; europe 0.1)")
     add("--time-bank", type=float, default=0.25, metavar="S", help="per seat per match (0.25)")
     add("--strike-limit", type=int, default=DEFAULT_STRIKE_LIMIT)
-    add("--max-rounds", type=int, help=f"round cap (default {ClassicConfig.max_rounds})")
+    add("--max-rounds", type=int, help="round cap (default: the game's)")
     add("--seed", type=int, default=1)
     add("--workers", type=int, default=2)
     add("--over-grpc", action="store_true", help="every bot as a subprocess over gRPC")
@@ -575,6 +648,7 @@ def run_table(
             {
                 "index": index,
                 "seed": seed,
+                "game": args.game,
                 "rules": rules,
                 "specs": [specs[name] for name in seats],
                 "control": control,
@@ -602,7 +676,9 @@ def run_table(
                 )
     wall = time.perf_counter() - started
     ordered = [outcomes[i] for i in range(len(games))]
-    return summarize(table, games, ordered, wall, 1000 * args.move_time)
+    return summarize(
+        table, games, ordered, wall, 1000 * args.move_time, winner_only=args.game == "europe"
+    )
 
 
 def write_json(path: Path | None, report: dict[str, Any]) -> None:
@@ -613,13 +689,21 @@ def write_json(path: Path | None, report: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    europe = args.game == "europe"
+    args.subject = args.subject or (EUROPE_SUBJECT if europe else SUBJECT)
+    if args.move_time is None:
+        args.move_time = 0.1 if europe else 0.05
     try:
+        registry.check_game(args.game)
         if args.move_time <= 0 or args.time_bank < 0 or args.workers < 1:
             raise ConfigError("--move-time must be > 0, --time-bank ≥ 0 and --workers ≥ 1")
         tables = build_tables(args)
-        specs = resolve({n for t in tables for n in t.lineup}, args.over_grpc)
+        specs = resolve({n for t in tables for n in t.lineup}, args.over_grpc, args.game)
         options = {} if args.max_rounds is None else {"max_rounds": str(args.max_rounds)}
-        rules = {k: ClassicConfig.parse(options, players=k).to_dict() for k in (2, 3, 6)}
+        rules = {
+            k: registry.configure(args.game, [f"{a}={b}" for a, b in options.items()], k).config()
+            for k in {t.seats for t in tables}
+        }
     except ArenaError as exc:
         print(f"ladder: {exc}", file=sys.stderr)
         return 2
@@ -629,7 +713,8 @@ def main(argv: list[str] | None = None) -> int:
         "move_time_s": args.move_time,
         "time_bank_s": args.time_bank,
         "strike_limit": args.strike_limit,
-        "max_rounds": rules[2]["max_rounds"],
+        "game": args.game,
+        "max_rounds": next(iter(rules.values()))["max_rounds"] if rules else None,
         "seed": args.seed,
         "workers": args.workers,
         "over_grpc": args.over_grpc,
@@ -680,7 +765,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"[{upper['win_low_pct']:.1f}, {upper['win_high_pct']:.1f}] over {s['games']} "
                 f"games: {s['verdict']} ({documented})"
             )
-    report["targets"] = targets(report["tables"], args.subject, move_ms)
+    report["targets"] = targets(report["tables"], args.subject, move_ms, args.game)
     report["wall_s"] = time.perf_counter() - started
     print(f"\n== targets ({args.subject}) ==")
     for t in report["targets"]:

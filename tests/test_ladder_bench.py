@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -122,3 +123,61 @@ def test_targets_report_met_not_met_and_not_measured(ladder):
     assert found[ladder_target] is None
     assert any("6-player" in k and v is None for k, v in found.items())
     assert found["every bot's p99 decision time ≤ 30% of the move time (15.0 ms)"] is True
+
+
+def test_europe_scores_only_the_winner_alone_in_first_place(ladder):
+    table = ladder.Table("three", ("x", "y", "z"), 3)
+    games = ladder.schedule(table, seed=1)
+    outcomes = [
+        {**_outcome([1, 2, 3]), "winner": 0},  # x, y, z: x wins
+        {**_outcome([1, 1, 3]), "winner": None},  # y, z, x: a shared first place is no win
+        {**_outcome([2, 1, 3]), "winner": 1},  # z, x, y: x wins
+    ]
+    summary = ladder.summarize(table, games, outcomes, wall=3.0, move_ms=100.0, winner_only=True)
+    rows = {r["bot"]: r for r in summary["bots"]}
+    assert (rows["x"]["wins"], rows["y"]["wins"], rows["z"]["wins"]) == (2, 0, 0)
+
+
+def test_europe_tables_and_targets_run_end_to_end(ladder, tmp_path, capsys):
+    report = tmp_path / "europe.json"
+    code = ladder.main(
+        [
+            "--game",
+            "europe",
+            "--tables",
+            "four,h2h",
+            "--four-games",
+            "4",
+            "--h2h-games",
+            "2",
+            "--h2h",
+            "random:random",
+            "--four",
+            "random,random,random,random",
+            "--max-rounds",
+            "3",
+            "--workers",
+            "1",
+            "--subject",
+            "random",
+            "--json",
+            str(report),
+        ]
+    )
+    assert code == 0
+    data = json.loads(report.read_text())
+    assert [t["kind"] for t in data["tables"]] == ["four", "h2h"]
+    assert data["settings"]["game"] == "europe" and data["settings"]["max_rounds"] == 3
+    for table in data["tables"]:
+        assert set(table["ends"]) <= {"crowns", "round_limit", "elimination"}
+        wins = sum(row["wins"] for row in table["bots"])
+        assert wins <= table["games"]  # shared first places score nothing
+    assert len(data["targets"]) == 4 and "80%" in data["targets"][0]["target"]
+    assert "Python bots in-process" in capsys.readouterr().out
+
+
+def test_europe_refuses_a_table_of_classic_only(ladder, capsys):
+    assert ladder.main(["--game", "europe", "--tables", "six"]) == 2
+    assert ladder.main(["--game", "europe", "--four", "strong,random,random,random"]) == 2
+    err = capsys.readouterr().err
+    assert "four, mixed, three and h2h" in err and "plays classic, not europe" in err
