@@ -61,6 +61,8 @@ class RandomPlayer(Bot):
 
     def choose(self, request: Request) -> Answer:
         options, rng = request.options, self.rng
+        if request.game != "classic":  # any other game: uniform over its complete choices
+            return rng.randrange(len(request.choices))
         if request.kind == "reinforce" or (request.kind == "place" and options.armies > 1):
             share: dict[int, int] = {}
             for _ in range(options.armies):

@@ -3,7 +3,8 @@ answer, ``once`` only before its first, ``slow`` before every answer (meant to b
 the move time, so the bank pays until it is spent), ``flagged`` before every answer while the
 file ``$ARENA_TEST_OUT/slow`` exists (so a test can make one match slow and not the next),
 ``freeze`` stops its own process (SIGSTOP) at its first decision while that file exists, after
-removing it. Every request's clock fields are logged."""
+removing it. ARENA_TEST_PHASE, when set, limits the sleeping to decisions of that kind. Every
+request's clock fields are logged."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _shared import MODE, RandomPlayer, log, note_pid, out_path
+from _shared import MODE, PHASE, RandomPlayer, log, note_pid, out_path
 
 from arena.sdk import Answer, Request
 
@@ -35,6 +36,8 @@ class Sleeper(RandomPlayer):
                 "time_bank_ms": request.time_bank_ms,
             },
         )
+        if PHASE and request.kind != PHASE:
+            return super().choose(request)
         self.answered += 1
         flag = out_path("slow")
         flagged = flag is not None and flag.exists()
