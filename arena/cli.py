@@ -48,6 +48,7 @@ from arena.replay import verify
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
 from arena.sdk.classic.human import HumanBot
+from arena.sdk.europe_human import EuropeHumanBot
 from arena.store import DamagedReplayError, Store, empty_store, open_store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -400,6 +401,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+HUMAN_SEATS: dict[str, type[HumanBot] | type[EuropeHumanBot]] = {
+    "classic": HumanBot,
+    "europe": EuropeHumanBot,
+}
+"""The terminal seat (`--bot human`) of each game that has one."""
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     check_game(args.game)
     find = _bot_finder(args.db)
@@ -407,8 +415,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     for spec in specs:
         if spec is not None:
             check_plays(spec, args.game)
-    if None in specs and args.game != "classic":
-        raise ConfigError(f"the human seat plays only classic so far, not {args.game}")
+    human = HUMAN_SEATS.get(args.game)
+    if None in specs and human is None:
+        raise ConfigError(f"the human seat plays only {' and '.join(HUMAN_SEATS)}, not {args.game}")
     game = games.configure(args.game, args.rules, players=len(specs))
     control = TimeControl(
         move_time=None if args.no_clock else args.move_time,
@@ -419,7 +428,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     players: list[BotSpec | Bot] = []
     for spec in specs:
         if spec is None:  # with --json the seat talks on stderr: stdout stays one object
-            players.append(HumanBot(stdout=sys.stderr if args.json else None))
+            assert human is not None
+            players.append(human(stdout=sys.stderr if args.json else None))
         elif args.in_process:
             players.append(load_bot(spec))
         else:
@@ -781,20 +791,38 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
 
 DEMO_BOTS = ("random", "continent", "js-heuristic", "strong")
 """The ladder's bottom, middle and top rungs, in both languages (js-heuristic is JavaScript)."""
+DEMO_EUROPE_BOTS = ("random", "js-random", "js-europe", "europe-heuristic")
+"""RISK: Europe's bots, random and heuristic, in both languages."""
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    settings = tournaments.TournamentSettings(
-        bots=list(DEMO_BOTS),
-        name="demo",
-        seats=3,
-        rounds=1,
-        rules={"max_rounds": "60"},
-        workers=args.workers or 0,
-    )
+    """Two short tournaments: classic RISK, then RISK: Europe, each ending with its board."""
+    runs = [
+        tournaments.TournamentSettings(
+            bots=list(DEMO_BOTS),
+            name="demo",
+            seats=3,
+            rounds=1,
+            rules={"max_rounds": "60"},
+            workers=args.workers or 0,
+        ),
+        tournaments.TournamentSettings(
+            bots=list(DEMO_EUROPE_BOTS),
+            name="demo-europe",
+            game="europe",
+            seats=4,
+            rounds=1,
+            rules={"max_rounds": "15"},
+            workers=args.workers or 0,
+        ),
+    ]
     with _open_db(args.db) as store:
-        tournament_id = tournaments.create(store, settings)
-        return _run_tournament(store, tournament_id, settings.workers, args.no_progress, False)
+        for settings in runs:
+            tournament_id = tournaments.create(store, settings)
+            code = _run_tournament(store, tournament_id, settings.workers, args.no_progress, False)
+            if code != EXIT_OK:
+                return code
+    return EXIT_OK
 
 
 def _finite(value: float) -> float | None:

@@ -1294,13 +1294,18 @@ def test_reports_json_and_csv() -> None:
 
 @needs_node
 def test_demo_runs_end_to_end() -> None:
+    """Classic RISK, then RISK: Europe, each ending with its leaderboard."""
     out = ok("demo", "--no-progress")
-    assert "Leaderboard" in out
-    for name in ("random", "continent", "js-heuristic", "strong"):
+    assert "Leaderboard · classic/3p/world" in out and "Leaderboard · europe/4p" in out
+    for name in ("random", "continent", "js-heuristic", "strong", "js-europe", "europe-heuristic"):
         assert name in out
-    tournament_id = only_tournament_id()
-    # Every 3-combination of the 4 bots, each in its 3 seat rotations.
-    assert f"tournament {tournament_id}: 12 matches recorded in {db_path()}" in out
-    assert assert_plan_recorded_once(tournament_id) == 12
-    assert tournaments()[0]["name"] == "demo"
+    by_name = {t["name"]: t["id"] for t in tournaments()}
+    assert set(by_name) == {"demo", "demo-europe"}
+    # Classic: every 3-combination of the 4 bots, each in its 3 seat rotations.
+    assert f"tournament {by_name['demo']}: 12 matches recorded in {db_path()}" in out
+    assert assert_plan_recorded_once(by_name["demo"]) == 12
+    # Europe: the 4 bots in each of their 4 seat rotations.
+    assert f"tournament {by_name['demo-europe']}: 4 matches recorded in {db_path()}" in out
+    assert assert_plan_recorded_once(by_name["demo-europe"]) == 4
+    assert out.index("classic/3p/world") < out.index("europe/4p")
     assert not using_home(home())
