@@ -357,33 +357,31 @@ class EuropeHeuristic(Bot):
             spare = sum(source["units"]) - keep
             if spare <= 0:
                 continue
-            # claims: half of what may leave, footmen first
+            # claims: about half of what may leave (more for a city), footmen first
             free.sort(key=lambda e: -self._target_worth(view, army, e["territory"]))
-            if free:
-                share = self._leaving(
-                    source["units"], sum(source["units"]) - max(1, (spare + 1) // 2), True
-                )
+            here, total = source["territory"], sum(source["units"])
+            for e in free[:3]:
+                claim = self._claim(view, army, e["territory"], spare)
+                share = self._leaving(source["units"], total - claim, True)
                 if share is not None:
-                    found.append(
-                        Turn(order, moves=(Move(source["territory"], free[0]["territory"], share),))
-                    )
-                if split and len(free) > 1 and spare >= 2:
-                    first = self._leaving(source["units"], sum(source["units"]) - spare // 2, True)
-                    if first is not None:
-                        rest = list(source["units"])
-                        for k in range(4):
-                            rest[k] -= first[k]
-                        second = self._leaving(rest, sum(rest) - (spare - spare // 2), True)
-                        if second is not None and any(second):
-                            found.append(
-                                Turn(
-                                    order,
-                                    moves=(
-                                        Move(source["territory"], free[0]["territory"], first),
-                                        Move(source["territory"], free[1]["territory"], second),
-                                    ),
-                                )
-                            )
+                    found.append(Turn(order, moves=(Move(here, e["territory"], share),)))
+            if split and spare >= 2:
+                for a, b in ((0, 1), (0, 2), (1, 2)):
+                    if b >= len(free):
+                        continue
+                    ta, tb = free[a]["territory"], free[b]["territory"]
+                    big = min(spare - 1, self._claim(view, army, ta, spare))
+                    if self._onward(view, tb) > self._onward(view, ta):
+                        big = min(big, self._claim(view, army, ta, 1))
+                    first = self._leaving(source["units"], total - big, True)
+                    if first is None:
+                        continue
+                    rest = [n - k for n, k in zip(source["units"], first, strict=True)]
+                    second = self._leaving(rest, sum(rest) - (spare - big), True)
+                    if second is not None and any(second):
+                        found.append(
+                            Turn(order, moves=(Move(here, ta, first), Move(here, tb, second)))
+                        )
             # attacks: everything that may leave, strongest first
             attack = self._leaving(source["units"], keep, False)
             if attack is None:
@@ -397,6 +395,23 @@ class EuropeHeuristic(Bot):
                     continue
                 found.append(Turn(order, moves=(Move(source["territory"], u, attack),)))
         return found
+
+    def _onward(self, view: Mapping[str, Any], target: int) -> int:
+        """Free territories next to ``target`` (room to go on expanding from it)."""
+        assert self.map is not None
+        return sum(
+            1 for u in self.map.adjacent[target] if view["territories"][u]["owner"] == NOBODY
+        )
+
+    def _claim(self, view: Mapping[str, Any], army: int, target: int, spare: int) -> int:
+        """Units to send into a free territory: enough to hold a city against its strongest
+        enemy neighbour, and half of the spare ones where there is room to go on."""
+        assert self.map is not None
+        threat = self._threat(view, army, target)
+        need = threat + 1 if self.map.tax[target] and threat else 1
+        if self._onward(view, target):
+            need = max(need, (spare + 1) // 2)
+        return max(1, min(spare, need))
 
     def _manoeuvres(
         self, view: Mapping[str, Any], opts: Mapping[str, Any], army: int
