@@ -459,3 +459,15 @@ def test_turn_commands_stand_for_structured_turns(command: str, turn: Turn) -> N
 def test_malformed_turn_commands_say_what_is_wrong(command: str, problem: str) -> None:
     with pytest.raises(ValueError, match=re.escape(problem)):
         Places(BOARD).turn(command)
+
+
+def test_a_whole_cli_match_answered_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0\n" * 3000))
+    args = ["match", "--game", "europe", "--bot", "human", "--bot", "random", "--seed", "4"]
+    code = cli.main([*args, "--in-process", "--no-replay", "--rules", "max_rounds=2"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert re.search(r"\d+\s+0\s+human\s+OK\s+0", out), out  # the summary: no strikes
+    assert "What happened:" in out and "Held territories:" in out and "Game over (" in out
