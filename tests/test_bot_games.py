@@ -211,13 +211,14 @@ def test_a_malformed_games_value_is_one_line_naming_the_file(
 
 
 def test_every_bundled_bot_declares_its_games() -> None:
-    """Every bundled bot plays classic, but for the RISK: Europe ones; `random` plays both."""
+    """Every bundled bot plays classic, but for the RISK: Europe ones; `random` and
+    `js-random` play both."""
     specs = bundled_bots()
     assert specs
+    both, europe = ["classic", "europe"], ["europe"]
+    special = {"random": both, "js-random": both, "europe-heuristic": europe, "js-europe": europe}
     for spec in specs:
         declared = tomllib.loads((spec.path / "bot.toml").read_text())
-        expected = {"random": ["classic", "europe"], "europe-heuristic": ["europe"]}.get(
-            spec.name, ["classic"]
-        )
+        expected = special.get(spec.name, ["classic"])
         assert declared["games"] == expected, spec.name
         assert spec.games == tuple(expected)
