@@ -142,7 +142,8 @@ function largestNetwork(view, army) {
 
 // ------------------------------------------------------------------------- the setup
 
-// bid: 2 coins while it holds 5 or more, else 1 (within the allowed maximum).
+// bid: 2 coins for the marker (fewer only when it may not bid 2): enough to win some
+// ties, cheap enough to keep coins for the first Spend. The bid comes once, in the setup.
 function bid(o) {
   const coins = Math.min(o.bid.max_coins, 2);
   return { kind: "bid", coins };
@@ -161,7 +162,9 @@ function kingdom(view, o) {
     if (!best || score > best.score) best = { city, near, score };
   }
   if (!best) return null;
-  if (!best.near.length) return { kind: "kingdom", city: best.city, neighbour: -1, footmen_in_city: k.footmen };
+  if (!best.near.length) {
+    return { kind: "kingdom", city: best.city, neighbour: -1, footmen_in_city: k.footmen };
+  }
   const room = (t) => game.neighbours[t].filter(free).length;
   const neighbour = best.near.reduce((a, b) => (room(b) > room(a) ? b : a));
   return { kind: "kingdom", city: best.city, neighbour, footmen_in_city: k.footmen - 3 };
@@ -253,7 +256,8 @@ function spendTurn(view, army, t) {
     coins -= CROWN_COST;
   }
   if (t.recruit_to.length && coins > 0) {
-    const place = t.recruit_to.reduce((a, b) => (threat(view, army, b) > threat(view, army, a) ? b : a));
+    const danger = (x) => threat(view, army, x);
+    const place = t.recruit_to.reduce((a, b) => (danger(b) > danger(a) ? b : a));
     const bought = units();
     const ours = friends(army);
     const hasSiege = t.sources.some((s) => s.units.siege > 0);
@@ -318,7 +322,9 @@ function splitTurn(view, army, t) {
   const all = expandCandidates(view, army, t);
   for (const first of all) {
     if (first.attack || total(first.send) < 2) continue;
-    const second = all.find((c) => c.source === first.source && c.target !== first.target && !c.attack);
+    const second = all.find(
+      (c) => c.source === first.source && c.target !== first.target && !c.attack,
+    );
     if (!second) continue;
     const a = take(first.send, Math.ceil(total(first.send) / 2));
     const b = minus(first.send, a);
@@ -502,7 +508,8 @@ function main() {
         // is always legal, so two illegal answers never follow each other.
         const r = msg.action_result;
         if (!r.accepted && current && String(r.request_id) === String(current.request_id)) {
-          console.error(`${BOT_NAME}: ${current.kind} answer rejected (${r.strikes} strikes): ${r.reason}`);
+          const why = `(${r.strikes} strikes): ${r.reason}`;
+          console.error(`${BOT_NAME}: ${current.kind} answer rejected ${why}; answering choice 0`);
           rejected = true;
           answer(current);
         }

@@ -96,7 +96,7 @@ function chooseAnswer(request, rng) {
     // i-th. The constraints beside it (europe_options.bid, .turn, ...) would let a bot build
     // its own EuropeAction; this one has no use for them (bots/js-europe does).
     const n = request.europe_options.choices.length;
-    if (n <= 0) console.error(`${BOT_NAME}: a ${request.kind} request without choices; answering 0`);
+    if (n <= 0) console.error(`${BOT_NAME}: ${request.kind} without choices; answering 0`);
     return { option_index: n > 0 ? pick(n) : 0 };
   }
   const o = request.options;
