@@ -130,14 +130,25 @@ class EuropeHeuristic(Bot):
         return Bid(min(top, 2))
 
     def _mercenary_bid(self, request: Request) -> Any:
+        """Small bids, the Mercenary Armies on its borders first (they could strike it)."""
         mercs = request.options["mercenaries"]
-        budget = request.options["max_total"] // 4
-        bids = []
-        for _ in mercs:
-            bid = min(2, budget)
-            budget -= bid
-            bids.append(bid)
-        return MercenaryBid(tuple(bids))
+        left = request.options["max_total"]
+        view = request.view
+        bids = dict.fromkeys(mercs, 0)
+        for merc in sorted(mercs, key=lambda a: (not self._borders(view, view["seat"], a), a)):
+            bid = 2 if left >= 6 else 1 if left >= 3 else 0
+            bids[merc] = bid
+            left -= bid
+        return MercenaryBid(tuple(bids[a] for a in mercs))
+
+    def _borders(self, view: Mapping[str, Any], army: int, other: int) -> bool:
+        """Whether ``army`` and ``other`` hold neighbouring territories."""
+        assert self.map is not None
+        owners = [e["owner"] for e in view["territories"]]
+        return any(
+            owner == army and any(owners[u] == other for u in self.map.adjacent[t])
+            for t, owner in enumerate(owners)
+        )
 
     def _kingdom(self, request: Request) -> Any:
         m, view, opts = self.map, request.view, request.options
