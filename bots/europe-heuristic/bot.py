@@ -38,6 +38,8 @@ W_CROWN = 16.0
 TILE_WORTH = {"rome": 2, "london": 2, "paris": 2, "madrid": 2, "berlin": 1, "kiev": 1}
 GOOD_ODDS = 0.7
 EXPAND_CARDS = (3, 4, 5, 6, 7)
+CITY_REACH = 2.0
+"""Kingdom score per free city within two steps (4 players)."""
 BIG_BATTLE = 26
 """Units on both sides beyond which exact odds are replaced by a strength ratio (speed)."""
 
@@ -126,8 +128,10 @@ class EuropeHeuristic(Bot):
     # --------------------------------------------------------------- decisions
 
     def _bid(self, request: Request) -> Any:
+        """The marker picks the first kingdom: worth more when each seat places two."""
         top = request.options["max_coins"]
-        return Bid(min(top, 2))
+        seats = sum(1 for a in request.view["armies"] if not a["mercenary"])
+        return Bid(min(top, 2 if seats == 4 else 3))
 
     def _mercenary_bid(self, request: Request) -> Any:
         """Small bids, the Mercenary Armies on its borders first (they could strike it)."""
@@ -154,6 +158,7 @@ class EuropeHeuristic(Bot):
         m, view, opts = self.map, request.view, request.options
         assert m is not None
         army = opts["army"]
+        seats = sum(1 for a in view["armies"] if not a["mercenary"])
         best: tuple[float, int] | None = None
         for city in opts["cities"]:
             score = m.tax[city] + m.crowns[city] * 3.0
@@ -165,6 +170,8 @@ class EuropeHeuristic(Bot):
                     score += 1.0 + (2.0 if m.tax[u] else 0.0)
                 elif owner != army:
                     score -= 3.0
+            if seats == 4:  # with two kingdoms each, the second one fills the gaps
+                score += CITY_REACH * self._free_cities_near(view, city)
             if best is None or score > best[0]:
                 best = (score, city)
         if best is None:
@@ -176,45 +183,51 @@ class EuropeHeuristic(Bot):
         step = max(near, key=lambda u: (self._target_worth(view, army, u), -u))
         return Kingdom(city, step, opts["footmen"] - 4)
 
+    def _free_cities_near(self, view: Mapping[str, Any], city: int) -> int:
+        """Free cities one or two steps from ``city`` (what a start there can claim soon)."""
+        m = self.map
+        assert m is not None
+        owners = [e["owner"] for e in view["territories"]]
+        near = {u for u in m.adjacent[city]}
+        near |= {w for u in near if owners[u] == NOBODY for w in m.adjacent[u]}
+        return sum(1 for u in near - {city} if m.tax[u] and owners[u] == NOBODY)
+
     def _cards(self, request: Request) -> Any:
+        """The pair whose two turns look best played in this order: expansions while free
+        cities are near (a claimed city pays its tax at once), a Spend when a crown card is
+        affordable, else a Tax over the network the turn before has grown."""
         hand = request.options["hand"]
         army = request.options["army"]
         view = request.view
-        room = self._room(view, army)
+        pool = self._free_targets(view, army)
         coins = view["armies"][army]["coins"]
         _, tax = largest_network(view, self.map, army) if self.map else (0, 0)
+        crown_ok = view["crown_cards_left"] > 0 and "missions_held" not in view["armies"][army]
         best: tuple[float, int, int] | None = None
         for first in hand:
             for second in hand:
-                if first == second:
-                    continue
-                score = self._card_score(first, 1, room, coins, tax)
-                score += self._card_score(second, 2, room, coins + (tax if first < 3 else 0), tax)
-                if best is None or score > best[0]:
-                    best = (score, first, second)
+                if first != second:
+                    score = _pair_score(first, second, pool, coins, tax, crown_ok)
+                    if best is None or score > best[0]:
+                        best = (score, first, second)
         return None if best is None else Cards(best[1], best[2])
 
     _mercenary_cards = _cards
 
-    def _room(self, view: Mapping[str, Any], army: int) -> int:
-        """Free territories next to the army's stacks that can move."""
+    def _free_targets(self, view: Mapping[str, Any], army: int) -> list[tuple[float, int]]:
+        """(worth, coins on claiming) of each free territory next to a stack that can move,
+        the best first."""
         m = self.map
         assert m is not None
         free: set[int] = set()
         for t, entry in enumerate(view["territories"]):
             if entry["owner"] == army and sum(self._units(view, t, army)) > 1:
                 free.update(u for u in m.adjacent[t] if view["territories"][u]["owner"] == NOBODY)
-        return len(free)
-
-    @staticmethod
-    def _card_score(card: int, slot: int, room: int, coins: int, tax: int) -> float:
-        if card in EXPAND_CARDS:
-            score = min(room, 2 if card >= 6 else 1) * 5.0 + (1.0 if slot == 1 else 0.0)
-            if card in (3, 4):
-                score += 2.0  # fortify
-            return score + (0.5 if card == 5 else 0.0)
-        spend = W_CROWN if coins >= CROWN_CARD_COST else coins * 0.3
-        return max(tax, spend) + (1.0 if slot == 2 else 0.0) + (0.5 if card == 2 else 0.0)
+        found = [
+            (m.crowns[u] * W_CROWN * 0.8 + m.tax[u], m.tax[u]) if m.tax[u] else (1.5, 0)
+            for u in free
+        ]
+        return sorted(found, reverse=True)
 
     def _casualties(self, request: Request) -> Any:
         opts = request.options
@@ -570,6 +583,34 @@ class EuropeHeuristic(Bot):
             return -5.0
         worth = self._target_worth(view, army, move.target) + 0.5 * sum(defender)
         return p * worth - (1 - p) * sum(move.units) * 0.8 - penalty
+
+
+def _pair_score(
+    first: int, second: int, pool: list[tuple[float, int]], coins: int, tax: int, crown_ok: bool
+) -> float:
+    """What playing ``first`` then ``second`` brings, claiming from ``pool`` in turn."""
+    pool = list(pool)
+    score = 0.0
+    for card in (first, second):
+        if card in EXPAND_CARDS:
+            for _ in range(2 if card >= 6 else 1):
+                if pool:
+                    worth, gain = pool.pop(0)
+                    score += worth
+                    coins += gain
+                    tax += gain or 1
+                else:
+                    score += 0.5
+            score += 2.0 if card in (3, 4) else 0.5 if card == 5 else 0.0
+        elif crown_ok and coins >= CROWN_CARD_COST:
+            score += W_CROWN
+            coins -= CROWN_CARD_COST
+            crown_ok = False
+        else:
+            score += tax
+            coins += tax
+        score += 0.5 if card == 2 else 0.0
+    return score + 0.03 * coins
 
 
 def _net(attacker: Sequence[int], defender: Sequence[int]) -> int:
