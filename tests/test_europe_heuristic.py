@@ -91,8 +91,8 @@ def test_plays_legally_against_itself_with_missions():
 
 WIN_BOUNDS = {4: (60, 48), 3: (30, 21), 2: (30, 21)}
 """Players → (games, wins at least). Measured over seeds 0-99 with the heuristic's seat
-rotating: 100 of 100 four-player games against three random bots, 100 of 100 three-player,
-99 of 100 two-player; the bounds (80%, 70%, 70%) leave a wide margin, and the seeds are fixed."""
+rotating: 100 of 100 games against random in 4, 3 and 2 players alike; the bounds (80%, 70%,
+70%) leave a wide margin, and the seeds are fixed."""
 
 
 @pytest.mark.parametrize("players", [4, 3, 2])
