@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from math import comb
 from typing import Any
@@ -130,11 +130,15 @@ class EuropeMap:
             gold=tuple(bool(e["gold"]) for e in entries),
             tiles={e["tile"]: e["id"] for e in entries if e.get("tile")},
         )
+        if len(_MAPS) >= MAPS_KEPT:
+            _MAPS.clear()
         _MAPS[id(board)] = (board, made)
         return made
 
 
 _MAPS: dict[int, tuple[Any, EuropeMap]] = {}
+MAPS_KEPT = 16
+"""Board dicts whose maps are kept (one per match a process plays at once is plenty)."""
 BoardLike = Mapping[str, Any] | EuropeMap
 
 
@@ -262,7 +266,7 @@ def battle_odds(
     return _odds(a, d, castle and reroll == "auto")
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _odds(a: Units, d: Units, castle: bool) -> BattleOdds:
     if sum(d) == 0:
         return BattleOdds(float(sum(a) > 0), float(sum(a) == 0), 0.0)
