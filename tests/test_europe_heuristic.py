@@ -84,6 +84,28 @@ def test_plays_whole_games_legally(players):
         assert played.times[0]
 
 
+def test_answers_every_battle_decision_legally_when_it_asks_for_them():
+    kinds: set[str] = set()
+    players = bots([HEURISTIC, "random", HEURISTIC, "random"])
+    for bot in players[::2]:
+        plain = bot.choose
+        bot.declarations = lambda game: dict.fromkeys(  # type: ignore[method-assign]
+            ("casualties", "castle_reroll", "battle_order"), "ask"
+        )
+
+        def choose(request, plain=plain):
+            kinds.add(request.kind)
+            return plain(request)
+
+        bot.choose = choose  # type: ignore[method-assign]
+    wanted = {"casualties", "reroll", "battle_order"}
+    for seed in range(60):
+        play(players, seed)
+        if wanted <= kinds:
+            break
+    assert wanted <= kinds
+
+
 def test_plays_legally_against_itself_with_missions():
     played = play(bots([HEURISTIC] * 3), 5, {"missions": "true"})
     assert played.end in ("crowns", "round_limit", "elimination")
