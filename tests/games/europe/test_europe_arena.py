@@ -191,3 +191,12 @@ class Kinds(Declaring):
 
     def declarations(self, game: str) -> dict[str, str]:
         return {}
+
+
+def test_check_bot_fails_a_bot_that_answers_europe_illegally(capsys: Capsys) -> None:
+    broken = Path(__file__).resolve().parents[2] / "referee" / "broken_bots" / "illegal"
+    code, out, err = run(capsys, "check-bot", str(broken), "--game", "europe", "--json")
+    assert code == 1, out + err
+    report = json.loads(out)
+    failed = [check for check in report["checks"] if not check["ok"]]
+    assert failed and any(check["name"] == "bid" for check in failed)
