@@ -200,3 +200,55 @@ def test_check_bot_fails_a_bot_that_answers_europe_illegally(capsys: Capsys) -> 
     report = json.loads(out)
     failed = [check for check in report["checks"] if not check["ok"]]
     assert failed and any(check["name"] == "bid" for check in failed)
+
+
+def test_versus_plays_a_seat_rotated_europe_series(capsys: Capsys) -> None:
+    code, out, err = run(
+        capsys,
+        "versus",
+        "europe-heuristic",
+        "random",
+        "--game",
+        "europe",
+        "--games",
+        "4",
+        "--rules",
+        "max_rounds=8",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert code == 0, err
+    summary = json.loads(out)
+    assert (summary["a"], summary["b"], summary["games"]) == ("europe-heuristic", "random", 4)
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 4
+    assert summary["wins"] >= 3  # the heuristic against random: it won 100/100 in its own tests
+
+
+def test_a_two_player_europe_tournament_with_two_mercenary_armies(capsys: Capsys) -> None:
+    code, out, err = run(
+        capsys,
+        "tournament",
+        "run",
+        "--game",
+        "europe",
+        "--bot",
+        "random",
+        "--bot",
+        "europe-heuristic",
+        "--seats",
+        "2",
+        "--rounds",
+        "2",
+        "--rules",
+        "max_rounds=6",
+        "--seed",
+        "5",
+        "--in-process",
+        "--no-progress",
+        "--json",
+    )
+    assert code == 0, err
+    board = json.loads(out)
+    assert {row["bot"] for row in board["rows"]} == {"random", "europe-heuristic"}
+    assert board["pool"] == "europe/2p"
