@@ -247,6 +247,14 @@ def build_parser() -> argparse.ArgumentParser:
     rebuild.add_argument("--db", type=Path)
     rebuild.set_defaults(run=cmd_ratings_rebuild)
 
+    web = commands.add_parser(
+        "web", help="leaderboards, bots, tournaments and replays in the browser (read-only)"
+    )
+    web.add_argument("--db", type=Path, help="results database (default results/arena.db)")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    web.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
+    web.set_defaults(run=cmd_web)
+
     demo = commands.add_parser(
         "demo", help="a short tournament of the bundled bots, then the leaderboard"
     )
@@ -793,6 +801,12 @@ DEMO_BOTS = ("random", "continent", "js-heuristic", "strong")
 """The ladder's bottom, middle and top rungs, in both languages (js-heuristic is JavaScript)."""
 DEMO_EUROPE_BOTS = ("random", "js-random", "js-europe", "europe-heuristic")
 """RISK: Europe's bots, random and heuristic, in both languages."""
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from arena.web.serve import serve
+
+    return serve(args.db or tournaments.default_db(), args.host, args.port)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -631,6 +631,28 @@ class Store:
             row["status"] = live_status(row)
         return rows
 
+    def progress(self) -> list[dict[str, Any]]:
+        """Every tournament's id, name, game, status, planned and recorded match counts (cheap:
+        what a page polls to know when to refresh and how far a tournament has got)."""
+        rows = self._rows(
+            "SELECT t.id, t.name, t.status, t.runner_pid, t.runner_host, t.heartbeat_at,"
+            " t.planned, json_extract(t.settings_json, '$.game') AS game,"
+            " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id) AS recorded"
+            " FROM tournaments t ORDER BY t.created_at, t.rowid"
+        )
+        for row in rows:
+            row["status"] = live_status(row)
+            row["game"] = row["game"] or "classic"
+            for key in ("runner_pid", "runner_host", "heartbeat_at"):
+                del row[key]
+        return rows
+
+    def match_count(self) -> tuple[int, int]:
+        """(matches recorded, the rowid of the newest one or 0)."""
+        row = self._one("SELECT COUNT(*) AS n, COALESCE(MAX(rowid), 0) AS newest FROM matches")
+        assert row is not None
+        return int(row["n"]), int(row["newest"])
+
     def planned(self, id: str) -> list[dict[str, Any]]:
         """The tournament's plan entries in plan order, with ``seats`` decoded."""
         rows = self._rows(
