@@ -836,6 +836,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             code = _run_tournament(store, tournament_id, settings.workers, args.no_progress, False)
             if code != EXIT_OK:
                 return code
+    db = args.db or tournaments.default_db()
+    print(f"see it in the browser: arena web --db {db}  →  http://127.0.0.1:8000/")
     return EXIT_OK
 
 

@@ -1308,4 +1308,6 @@ def test_demo_runs_end_to_end() -> None:
     assert f"tournament {by_name['demo-europe']}: 4 matches recorded in {db_path()}" in out
     assert assert_plan_recorded_once(by_name["demo-europe"]) == 4
     assert out.index("classic/3p/world") < out.index("europe/4p")
+    last = out.rstrip().splitlines()[-1]
+    assert last == f"see it in the browser: arena web --db {db_path()}  →  http://127.0.0.1:8000/"
     assert not using_home(home())
