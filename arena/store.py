@@ -735,6 +735,34 @@ class Store:
     def seats_of(self, match_id: str) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
 
+    def bot_seats(self, bot: str) -> list[dict[str, Any]]:
+        """Every seat of every match ``bot`` sat in (its opponents' too), with the match's
+        pool, tournament and times, in record order: one query for a bot's whole record."""
+        return self._rows(
+            "SELECT s.*, m.pool, m.tournament_id, m.plan_index, m.started_at, m.finished_at"
+            " FROM seats s JOIN matches m ON m.id = s.match_id"
+            " LEFT JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE s.match_id IN (SELECT match_id FROM seats WHERE bot = ?)"
+            f" ORDER BY {_RECORD_ORDER}, s.seat",
+            (bot,),
+        )
+
+    def tournament_pools(self) -> dict[str, str]:
+        """{tournament id: the rating pool of its recorded matches} (one pool per tournament;
+        tournaments with nothing recorded yet are absent)."""
+        rows = self._rows(
+            "SELECT tournament_id, MIN(pool) AS pool FROM matches"
+            " WHERE tournament_id IS NOT NULL GROUP BY tournament_id"
+        )
+        return {row["tournament_id"]: row["pool"] for row in rows}
+
+    def matches_per_bot(self) -> dict[str, int]:
+        """{bot: matches it sat in} (a bot sits once per match)."""
+        rows = self._rows(
+            "SELECT bot, COUNT(DISTINCT match_id) AS n FROM seats GROUP BY bot ORDER BY bot"
+        )
+        return {row["bot"]: int(row["n"]) for row in rows}
+
     def all_match_records(self) -> list[dict[str, Any]]:
         """Every match with its ``seats`` list, in (tournament created_at, plan_index) order —
         the order a ratings rebuild replays them in. Ad-hoc matches sort by their start time."""

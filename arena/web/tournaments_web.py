@@ -1,0 +1,201 @@
+"""Tournament pages and their JSON API: every tournament, and one tournament's settings, plan,
+progress and ETA, crosstable, faults and its matches a page at a time."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse
+
+from arena import reports
+from arena.store import Store
+from arena.web.app import TEMPLATES, not_found
+from arena.web.deps import store
+
+router = APIRouter()
+StoreDep = Annotated[Store, Depends(store)]
+PER_PAGE = 50
+MAX_PAGE = 100_000
+Page = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1 is the first page")]
+
+
+def _game(settings: dict[str, Any]) -> str:
+    return str(settings.get("game") or "classic")
+
+
+def tournament_list(db: Store) -> list[dict[str, Any]]:
+    """Every tournament, oldest first: status, game, pool and progress."""
+    pools = db.tournament_pools()
+    return [
+        {
+            "id": t["id"],
+            "name": t["name"],
+            "status": t["status"],
+            "game": _game(t["settings"]),
+            "pool": pools.get(t["id"]),
+            "bots": t["settings"].get("bots", []),
+            "planned": t["planned"],
+            "recorded": t["recorded"],
+            "created_at": t["created_at"],
+            "finished_at": t["finished_at"],
+        }
+        for t in db.tournaments()
+    ]
+
+
+def _known(db: Store, id: str) -> dict[str, Any]:
+    tournament = db.tournament(id)
+    if tournament is None:
+        raise not_found(f"no tournament {id!r}")
+    return tournament
+
+
+def _when(stamp: str) -> datetime:
+    moment = datetime.fromisoformat(stamp)
+    return moment.replace(tzinfo=None)  # all stored times are UTC
+
+
+def progress(tournament: dict[str, Any], matches: list[dict[str, Any]]) -> dict[str, Any]:
+    """Matches recorded of planned and, while running, the time left at the pace so far
+    (from the first recorded match's start to the last one's finish)."""
+    planned, recorded = tournament["planned"], len(matches)
+    done = {
+        "planned": planned,
+        "recorded": recorded,
+        "percent": round(100 * recorded / planned, 1) if planned else 100.0,
+        "seconds_per_match": None,
+        "eta_seconds": None,
+    }
+    if recorded:
+        start = min(_when(m["started_at"]) for m in matches)
+        end = max(_when(m["finished_at"]) for m in matches)
+        pace = max((end - start).total_seconds(), 1.0) / recorded  # times have 1 s steps
+        done["seconds_per_match"] = round(pace, 3)
+        if tournament["status"] == "running":
+            done["eta_seconds"] = round(pace * max(planned - recorded, 0))
+    return done
+
+
+def _plan(db: Store, tournament: dict[str, Any], matches: list[dict[str, Any]]) -> list[Any]:
+    """The seat lineups per plan index, with the match that played each (if recorded)."""
+    entries = tournament["settings"].get("entries", {})
+    played = {m["plan_index"]: m["id"] for m in matches}
+    return [
+        {
+            "plan_index": entry["plan_index"],
+            "round": entry["round"],
+            "rotation_group": entry["rotation_group"],
+            "seed": entry["seed"],
+            "seats": [
+                {
+                    "version_id": vid,
+                    "bot": entries.get(vid, {}).get("name", vid),
+                    "label": entries.get(vid, {}).get("label", ""),
+                }
+                for vid in entry["seats"]
+            ],
+            "match": played.get(entry["plan_index"]),
+        }
+        for entry in db.planned(tournament["id"])
+    ]
+
+
+def crosstable(db: Store, id: str) -> dict[str, Any]:
+    """:func:`arena.reports.crosstable` with each pair's score % (a level finish counts half)."""
+    _known(db, id)
+    table = reports.crosstable(db, id)
+    for pair in table["pairs"]:
+        games = pair["games"]
+        pair["score_pct"] = round(100 * (pair["ahead"] + pair["level"] / 2) / games, 1)
+    return table
+
+
+def tournament_detail(db: Store, id: str) -> dict[str, Any]:
+    """Everything the tournament page shows but the crosstable and the match list."""
+    tournament = _known(db, id)
+    matches = db.matches(id)
+    pool = matches[0]["pool"] if matches else None
+    return {
+        **{k: v for k, v in tournament.items() if k not in ("runner_pid", "runner_host")},
+        "game": _game(tournament["settings"]),
+        "pool": pool,
+        "leaderboard": f"/pools/{pool}?tournament={id}" if pool else None,
+        "progress": progress(tournament, matches),
+        "plan": _plan(db, tournament, matches),
+    }
+
+
+def match_page(db: Store, id: str, page: int) -> dict[str, Any]:
+    """One page of the tournament's matches (:func:`arena.reports.matches_table` rows), with
+    the page count; a page past the last is empty and says so."""
+    _known(db, id)
+    rows = reports.matches_table(db, id)
+    pages = max(1, math.ceil(len(rows) / PER_PAGE))
+    found = rows[(page - 1) * PER_PAGE : page * PER_PAGE]
+    message = None
+    if page > pages:
+        message = f"page {page} is past the last page ({pages}): {len(rows)} matches recorded"
+    return {
+        "page": page,
+        "pages": pages,
+        "per_page": PER_PAGE,
+        "total": len(rows),
+        "matches": found,
+        "message": message,
+    }
+
+
+# -- pages ------------------------------------------------------------------------------------
+
+
+@router.get("/tournaments", response_class=HTMLResponse)
+def tournaments_page(request: Request, db: StoreDep) -> HTMLResponse:
+    """Every tournament with its status, game and progress."""
+    context = {"tournaments": tournament_list(db)}
+    return TEMPLATES.TemplateResponse(request, "tournaments.html", context)
+
+
+@router.get("/tournaments/{id}", response_class=HTMLResponse)
+def tournament_page(request: Request, id: str, db: StoreDep, page: Page = 1) -> HTMLResponse:
+    """One tournament: settings, plan, progress and ETA, crosstable, faults, matches paged."""
+    detail = tournament_detail(db, id)
+    table = crosstable(db, id)
+    context = {
+        "t": detail,
+        "table": table,
+        "cells": {(p["a"], p["b"]): p for p in table["pairs"]},
+        "statuses": sorted({s for by in table["faults"].values() for s in by}),
+        "listing": match_page(db, id, page),
+    }
+    return TEMPLATES.TemplateResponse(request, "tournament.html", context)
+
+
+# -- JSON API ---------------------------------------------------------------------------------
+
+
+@router.get("/api/tournaments")
+def api_tournaments(db: StoreDep) -> list[dict[str, Any]]:
+    """Every tournament, oldest first: status, game, pool, planned and recorded matches."""
+    return tournament_list(db)
+
+
+@router.get("/api/tournaments/{id}")
+def api_tournament(id: str, db: StoreDep) -> dict[str, Any]:
+    """One tournament: settings, plan (seat lineups per plan index), progress and ETA, and
+    its pool leaderboard's address."""
+    return tournament_detail(db, id)
+
+
+@router.get("/api/tournaments/{id}/crosstable")
+def api_crosstable(id: str, db: StoreDep) -> dict[str, Any]:
+    """Pairwise results (ahead, behind, level, games, score %) and faults by bot and status."""
+    return crosstable(db, id)
+
+
+@router.get("/api/tournaments/{id}/matches")
+def api_matches(id: str, db: StoreDep, page: Page = 1) -> dict[str, Any]:
+    """The tournament's matches, 50 a page, oldest first."""
+    return match_page(db, id, page)
