@@ -1,0 +1,171 @@
+"""The tournament pages and their API, checked against the store and the reports: both games'
+tournaments, plan, progress and ETA, crosstable counts, faults, the match list's paging, and
+unknown ids or bad pages answered with a 404/400 page or JSON error."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from arena import reports
+from arena.store import open_store
+from arena.web import tournaments_web
+
+
+def _ids(results_db: Path) -> dict[str, str]:
+    with open_store(results_db, read_only=True) as store:
+        return {t["name"]: t["id"] for t in store.tournaments()}
+
+
+def test_the_tournament_list_shows_status_game_and_progress(client: TestClient, results_db):
+    listed = client.get("/api/tournaments").json()
+    page = client.get("/tournaments")
+    assert page.status_code == 200
+    with open_store(results_db, read_only=True) as store:
+        stored = store.tournaments()
+    assert [t["id"] for t in listed] == [t["id"] for t in stored]
+    by_name = {t["name"]: t for t in listed}
+    assert by_name["web-classic"]["game"] == "classic"
+    assert by_name["web-classic"]["pool"] == "classic/3p/world"
+    assert (
+        by_name["web-europe"]["game"] == "europe" and by_name["web-europe"]["pool"] == "europe/2p"
+    )
+    for t in listed:
+        assert t["status"] == "finished" and t["recorded"] == t["planned"] > 0
+        assert f'data-tournament="{t["id"]}"' in page.text
+        assert f'<progress max="{t["planned"]}" value="{t["recorded"]}">' in page.text
+
+
+def test_the_tournament_page_shows_settings_plan_progress_and_the_pool_link(
+    client: TestClient, results_db: Path
+):
+    for name, tid in _ids(results_db).items():
+        detail = client.get(f"/api/tournaments/{tid}").json()
+        page = client.get(f"/tournaments/{tid}")
+        assert page.status_code == 200
+        with open_store(results_db, read_only=True) as store:
+            plan = store.planned(tid)
+            matches = store.matches(tid)
+            stored = store.tournament(tid)
+        assert stored is not None and detail["settings"] == stored["settings"]
+        assert detail["name"] == name and detail["pool"] == matches[0]["pool"]
+        assert [e["plan_index"] for e in detail["plan"]] == [e["plan_index"] for e in plan]
+        for shown, entry in zip(detail["plan"], plan, strict=True):
+            assert [s["version_id"] for s in shown["seats"]] == entry["seats"]
+            assert shown["match"] == next(
+                m["id"] for m in matches if m["plan_index"] == entry["plan_index"]
+            )
+        assert page.text.count("<tr data-plan-index=") == len(plan)
+        link = f"/pools/{detail['pool']}?tournament={tid}"
+        assert detail["leaderboard"] == link and f'href="{link}"' in page.text
+        assert client.get(link).status_code == 200
+        progress = detail["progress"]
+        assert progress["recorded"] == progress["planned"] == len(plan)
+        assert progress["percent"] == 100.0 and progress["eta_seconds"] is None  # finished
+        assert f"{len(plan)}/{len(plan)}</span> matches" in page.text
+        assert html.escape(f"{stored['settings']['seed']}") in page.text
+
+
+def test_the_eta_while_running_is_the_pace_so_far_times_the_matches_left():
+    running = {"planned": 10, "status": "running"}
+    matches = [
+        {"started_at": "2026-01-01T10:00:00", "finished_at": "2026-01-01T10:00:20"},
+        {"started_at": "2026-01-01T10:00:05", "finished_at": "2026-01-01T10:00:40"},
+    ]
+    got = tournaments_web.progress(running, matches)
+    assert got["seconds_per_match"] == 20.0 and got["eta_seconds"] == 160
+    assert got["recorded"] == 2 and got["percent"] == 20.0
+    assert (
+        tournaments_web.progress({**running, "status": "stopped"}, matches)["eta_seconds"] is None
+    )
+    nothing = tournaments_web.progress(running, [])
+    assert nothing["eta_seconds"] is None and nothing["recorded"] == 0
+
+
+def test_the_crosstable_counts_equal_the_matches(client: TestClient, results_db: Path):
+    for tid in _ids(results_db).values():
+        table = client.get(f"/api/tournaments/{tid}/crosstable").json()
+        page = client.get(f"/tournaments/{tid}").text
+        with open_store(results_db, read_only=True) as store:
+            want = reports.crosstable(store, tid)
+            rows = reports.matches_table(store, tid)
+            stored = store.tournament(tid)
+        assert stored is not None
+        names = {
+            f"{e['name']} {e['label']}": e["name"] for e in stored["settings"]["entries"].values()
+        }
+        assert [{k: v for k, v in p.items() if k != "score_pct"} for p in table["pairs"]] == want[
+            "pairs"
+        ]
+        for pair in table["pairs"]:
+            a, b = names[pair["a"]], names[pair["b"]]
+            both = [m for m in rows if {a, b} <= {s["bot"] for s in m["seats"]}]
+            place = {m["id"]: {s["bot"]: s["place"] for s in m["seats"]} for m in both}
+            assert pair["games"] == len(both)
+            assert pair["ahead"] == sum(1 for p in place.values() if p[a] < p[b])
+            assert pair["behind"] == sum(1 for p in place.values() if p[a] > p[b])
+            score = round(100 * (pair["ahead"] + pair["level"] / 2) / pair["games"], 1)
+            assert pair["score_pct"] == score
+            cell = re.search(
+                rf'data-a="{re.escape(pair["a"])}" data-b="{re.escape(pair["b"])}" '
+                rf'data-games="(\d+)"[^>]*>(\d+)–(\d+)–(\d+)',
+                page,
+            )
+            assert cell is not None
+            assert [int(g) for g in cell.groups()] == [
+                pair["games"], pair["ahead"], pair["behind"], pair["level"],
+            ]  # fmt: skip
+        assert table["faults"] == want["faults"]
+        assert "No faults" in page if not want["faults"] else "tournament-faults" in page
+
+
+def test_the_match_list_pages_through_the_tournaments_matches(
+    client: TestClient, results_db: Path, monkeypatch: pytest.MonkeyPatch
+):
+    tid = _ids(results_db)["web-classic"]
+    with open_store(results_db, read_only=True) as store:
+        rows = reports.matches_table(store, tid)
+    first = client.get(f"/api/tournaments/{tid}/matches").json()
+    assert first == {
+        "page": 1, "pages": 1, "per_page": 50, "total": len(rows), "matches": rows, "message": None,
+    }  # fmt: skip
+    page = client.get(f"/tournaments/{tid}").text
+    for row in rows:
+        assert f'href="/matches/{row["id"]}"' in page
+    monkeypatch.setattr(tournaments_web, "PER_PAGE", 2)
+    pages = [
+        client.get(f"/api/tournaments/{tid}/matches", params={"page": n}).json() for n in (1, 2)
+    ]
+    assert [p["pages"] for p in pages] == [2, 2]
+    assert pages[0]["matches"] + pages[1]["matches"] == rows and len(pages[0]["matches"]) == 2
+    second = client.get(f"/tournaments/{tid}", params={"page": 2}).text
+    assert second.count("<tr data-match=") == 1 and 'rel="prev"' in second
+    past = client.get(f"/api/tournaments/{tid}/matches", params={"page": 3}).json()
+    assert past["matches"] == [] and "past the last page (2)" in past["message"]
+    shown = client.get(f"/tournaments/{tid}", params={"page": 3})
+    assert shown.status_code == 200 and "past the last page (2)" in shown.text
+
+
+@pytest.mark.parametrize(
+    "bad", ["0", "-1", "x", "1.5", str(10**30), str(tournaments_web.MAX_PAGE + 1)]
+)
+def test_bad_pages_get_400(client: TestClient, results_db: Path, bad: str):
+    tid = _ids(results_db)["web-europe"]
+    answer = client.get(f"/api/tournaments/{tid}/matches", params={"page": bad})
+    assert answer.status_code == 400 and "page" in answer.json()["error"]
+    shown = client.get(f"/tournaments/{tid}", params={"page": bad})
+    assert shown.status_code == 400 and "text/html" in shown.headers["content-type"]
+    assert "Traceback" not in shown.text and "page" in html.unescape(shown.text)
+
+
+def test_unknown_tournaments_get_404_pages_and_json(client: TestClient):
+    answer = client.get("/tournaments/nope")
+    assert answer.status_code == 404 and "no tournament 'nope'" in html.unescape(answer.text)
+    for path in ("", "/crosstable", "/matches", "/matches?page=2"):
+        answer = client.get(f"/api/tournaments/nope{path}")
+        assert answer.status_code == 404
+        assert answer.json() == {"error": "no tournament 'nope'", "status": 404}
