@@ -54,6 +54,7 @@ def create_app(db: Path) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(__import__("arena.web.matches_web", fromlist=["router"]).router)
     app.include_router(__import__("arena.web.bots_web", fromlist=["router"]).router)
     app.include_router(__import__("arena.web.tournaments_web", fromlist=["router"]).router)
 

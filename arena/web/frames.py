@@ -1,0 +1,166 @@
+"""A stored replay as the viewer's frames: the board a spectator sees after every record.
+
+The replay is re-played through the game the way :func:`arena.replay.verify` does (decisions,
+joint answers and forfeits applied in order); frame 0 is the position before the first
+record, frame ``k`` the position after record ``k``. Each frame holds what a spectator may see
+(the game's :class:`Spectator` picks the public part of the position and tells the record in
+words with the game's narrator); hidden information (hands, missions) appears only in the
+last frame, as ``revealed`` after the match. Matches never change once recorded, so the frames
+of recently viewed replays are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from threading import Lock
+from typing import Any, Protocol
+
+from arena.errors import ArenaError, ReplayError
+from arena.games.api import Game
+from arena.replay import FORMAT, declarations_from_header, game_from_header
+
+Frame = dict[str, Any]
+
+
+class Spectator(Protocol):
+    """What one game shows a spectator of a replay."""
+
+    def board(self, state: Any) -> dict[str, Any]:
+        """The public part of the position (plain JSON)."""
+        ...
+
+    def lines(self, record: dict[str, Any]) -> list[str]:
+        """The record told in words (called once per record, in order)."""
+        ...
+
+    def revealed(self, state: Any) -> list[dict[str, Any]]:
+        """Per seat, what was hidden during the match (hands, missions), for after it."""
+        ...
+
+
+SpectatorFactory = Callable[[dict[str, Any], Game[Any, Any, Any], Any], Spectator]
+
+_SPECTATORS: dict[str, str] = {
+    "classic": "arena.web.frames_classic",
+    "europe": "arena.web.frames_europe",
+}
+"""Game name → module whose ``spectator(header, game, start_state)`` makes its Spectator."""
+
+
+class _Events:
+    """A game without a spectator of its own: no board, each event as compact JSON."""
+
+    def board(self, state: Any) -> dict[str, Any]:
+        return {}
+
+    def lines(self, record: dict[str, Any]) -> list[str]:
+        return [json.dumps(e, separators=(",", ":")) for e in record.get("events", [])]
+
+    def revealed(self, state: Any) -> list[dict[str, Any]]:
+        return []
+
+
+def parse(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and records of a replay's JSONL (as ``store.replay`` gives it)."""
+    try:
+        records = [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReplayError(f"the stored replay is not JSON lines: {exc}") from None
+    if not records or not isinstance(records[0], dict) or records[0].get("format") != FORMAT:
+        raise ReplayError(f"not a Risk Arena replay (no {FORMAT!r} header)")
+    if not all(isinstance(r, dict) for r in records):
+        raise ReplayError("a replay record must be a JSON object")
+    return records[0], records[1:]
+
+
+def _spectator(header: dict[str, Any], game: Game[Any, Any, Any], state: Any) -> Spectator:
+    module = _SPECTATORS.get(str(header.get("game")))
+    if module is None:
+        return _Events()
+    factory: SpectatorFactory = importlib.import_module(module).spectator
+    return factory(header, game, state)
+
+
+def _apply(game: Game[Any, Any, Any], state: Any, record: dict[str, Any]) -> Any:
+    """The position after ``record`` (records that change nothing leave it as it is)."""
+    kind = record.get("type")
+    if kind == "decision":
+        return game.apply(state, record["seat"], game.action_from_dict(record["action"])).state
+    if kind == "joint":
+        answers = {a["seat"]: game.action_from_dict(a["action"]) for a in record["answers"]}
+        return game.apply_joint(state, answers).state
+    if kind == "forfeit":
+        return game.forfeit(state, record["seat"]).state
+    return state
+
+
+def _seats(record: dict[str, Any]) -> list[int]:
+    if isinstance(record.get("answers"), list):
+        return [int(a["seat"]) for a in record["answers"]]
+    return [int(record["seat"])] if isinstance(record.get("seat"), int) else []
+
+
+def frames(header: dict[str, Any], records: list[dict[str, Any]]) -> list[Frame]:
+    """Every frame of a replay: the start, then one per record."""
+    game = game_from_header(header)
+    seed = header.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ReplayError(f"the replay header's seed must be an integer, got {seed!r}")
+    try:
+        state = game.new_game(seed, declarations_from_header(header))
+    except (ArenaError, TypeError, ValueError) as exc:
+        raise ReplayError(f"the replay header cannot start a game: {exc}") from None
+    spectator = _spectator(header, game, state)
+    found: list[Frame] = [
+        {
+            "step": 0,
+            "type": "start",
+            "seats": [],
+            "kind": None,
+            "progress": game.progress(state),
+            "lines": ["The game begins."],
+            "board": spectator.board(state),
+        }
+    ]
+    for step, record in enumerate(records, 1):
+        try:
+            state = _apply(game, state, record)
+        except (ArenaError, KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(f"record {step} cannot be applied: {exc}") from None
+        found.append(
+            {
+                "step": step,
+                "type": record.get("type"),
+                "seats": _seats(record),
+                "kind": record.get("kind"),
+                "progress": game.progress(state),
+                "lines": spectator.lines(record),
+                "board": spectator.board(state),
+            }
+        )
+    found[-1]["revealed"] = spectator.revealed(state)
+    return found
+
+
+_CACHE: OrderedDict[bytes, list[Frame]] = OrderedDict()
+_CACHE_SIZE = 32
+_LOCK = Lock()
+
+
+def replay_frames(data: bytes) -> list[Frame]:
+    """The frames of a stored replay's JSONL (recently computed ones are reused)."""
+    key = hashlib.blake2b(data, digest_size=16).digest()
+    with _LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    computed = frames(*parse(data))
+    with _LOCK:
+        _CACHE[key] = computed
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return computed

@@ -1,0 +1,126 @@
+"""Match pages and their JSON API: the paged match list, one match's header and seats, and
+the replay viewer's frames (re-played from the stored replay, see :mod:`arena.web.frames`)."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from functools import lru_cache
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse
+
+from arena import games
+from arena.errors import ArenaError
+from arena.store import Store
+from arena.web import frames
+from arena.web.app import TEMPLATES, not_found
+from arena.web.deps import store
+
+router = APIRouter()
+StoreDep = Annotated[Store, Depends(store)]
+PAGE_SIZE = 50
+Page = Annotated[int, Query(ge=1, le=1_000_000)]
+Game = Annotated[str | None, Query(max_length=40)]
+
+
+def match_list(db: Store, page: int, game: str | None) -> dict[str, Any]:
+    """One page of matches, newest first (a page past the last is not found)."""
+    rows = [m for m in db.matches() if not game or m["game"] == game]
+    rows.reverse()
+    pages = max(1, -(-len(rows) // PAGE_SIZE))
+    if page > pages:
+        raise not_found(f"no page {page}: there are {pages} pages of matches")
+    shown = rows[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    for row in shown:
+        row["seats"] = [_seat(s) for s in db.seats_of(row["id"])]
+    return {"page": page, "pages": pages, "total": len(rows), "game": game, "matches": shown}
+
+
+def _seat(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if k != "match_id"}
+
+
+def match_detail(db: Store, match_id: str) -> dict[str, Any]:
+    """A match's header (with its tournament's name), its seats and how many frames it has."""
+    match = db.match(match_id)
+    if match is None:
+        raise not_found(f"no match {match_id!r}")
+    tournament = db.tournament(match["tournament_id"]) if match["tournament_id"] else None
+    return {
+        **match,
+        "tournament_name": tournament["name"] if tournament else None,
+        "seats": [_seat(s) for s in db.seats_of(match_id)],
+        "frames": len(_frames(db, match_id)),
+    }
+
+
+def _frames(db: Store, match_id: str) -> list[frames.Frame]:
+    try:
+        return frames.replay_frames(db.replay(match_id))
+    except ArenaError as exc:  # a damaged replay: say so, never a traceback
+        raise HTTPException(status_code=500, detail=str(exc)) from None
+
+
+@lru_cache(maxsize=8)
+def layout(game: str) -> dict[str, Any] | None:
+    """The board layout kept beside the game's board data (``data/GAME_layout.json``)."""
+    package = type(games.load(game)).__module__.rpartition(".")[0]
+    try:
+        text = (importlib.resources.files(package) / "data" / f"{game}_layout.json").read_text()
+    except (FileNotFoundError, ModuleNotFoundError):
+        return None
+    found: dict[str, Any] = json.loads(text)
+    return found
+
+
+# -- pages -------------------------------------------------------------------------------
+
+
+@router.get("/matches", response_class=HTMLResponse)
+def matches_page(request: Request, db: StoreDep, page: Page = 1, game: Game = None) -> HTMLResponse:
+    """Every recorded match, newest first, a page at a time."""
+    context = {**match_list(db, page, game or None), "games": games.names()}
+    return TEMPLATES.TemplateResponse(request, "matches.html", context)
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+def match_page(request: Request, match_id: str, db: StoreDep) -> HTMLResponse:
+    """One match: its header, seats, and the replay viewer on the board."""
+    match = match_detail(db, match_id)
+    context = {"match": match, "layout": layout(match["game"])}
+    return TEMPLATES.TemplateResponse(request, "match.html", context)
+
+
+# -- API ---------------------------------------------------------------------------------
+
+
+@router.get("/api/matches")
+def api_matches(db: StoreDep, page: Page = 1, game: Game = None) -> dict[str, Any]:
+    """A page of matches, newest first, each with its seats."""
+    return match_list(db, page, game or None)
+
+
+@router.get("/api/matches/{match_id}")
+def api_match(match_id: str, db: StoreDep) -> dict[str, Any]:
+    """A match's header and seats (status, strikes, think times) and its frame count."""
+    return match_detail(db, match_id)
+
+
+@router.get("/api/matches/{match_id}/frames")
+def api_frames(
+    match_id: str,
+    db: StoreDep,
+    start: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    count: Annotated[int, Query(ge=1, le=1000)] = 200,
+) -> dict[str, Any]:
+    """Frames ``start`` to ``start + count`` of the replay viewer (see :mod:`arena.web.frames`)."""
+    if db.match(match_id) is None:
+        raise not_found(f"no match {match_id!r}")
+    found = _frames(db, match_id)
+    if start >= len(found):
+        raise HTTPException(
+            status_code=400, detail=f"start {start}: the match has {len(found)} frames"
+        )
+    return {"start": start, "total": len(found), "frames": found[start : start + count]}

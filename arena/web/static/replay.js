@@ -1,0 +1,261 @@
+// The replay viewer of a match page: draws the board from its layout as SVG and steps
+// through the frames of /api/matches/{id}/frames (play, pause, step, jump to a turn, speed),
+// the event log in sync. Every territory element carries data-territory, data-owner and
+// data-armies (RISK: Europe also data-units="ARMY:f,a,c,s;..." for each army present), and
+// #step shows the current step, so a browser test can compare the map with the engine.
+"use strict";
+(function () {
+  const viewer = document.getElementById("viewer");
+  if (!viewer) return;
+  const SVG = "http://www.w3.org/2000/svg";
+  const layout = JSON.parse(document.getElementById("layout").textContent);
+  const bots = JSON.parse(document.getElementById("seats").textContent);
+  const game = viewer.dataset.game;
+  const matchId = viewer.dataset.match;
+  const total = Number(viewer.dataset.frames);
+  const $ = (id) => document.getElementById(id);
+  const map = $("map"), log = $("log"), stepShown = $("step");
+  const frames = [];
+  const nodes = [];
+  const entries = [];
+  let step = 0;
+  let timer = null;
+
+  function colour(owner) {
+    const neutral = owner === -1 && game !== "europe";  // Europe's -1 is nobody's
+    const name = owner >= 0 ? "--owner-" + (owner % 6) : neutral ? "--neutral" : "--unclaimed";
+    return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#ccc";
+  }
+
+  function who(seat) {
+    if (seat >= 0 && seat < bots.length) return bots[seat] + " (seat " + seat + ")";
+    if (game === "europe" && seat >= 0) return "mercenary army " + seat;
+    return seat === -1 ? (game === "europe" ? "nobody" : "neutral") : "unclaimed";
+  }
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function drawBoard() {
+    if (!layout) { map.hidden = true; return; }
+    map.setAttribute("viewBox", "0 0 " + layout.width + " " + layout.height);
+    const at = {};
+    for (const t of layout.territories) at[t.id] = t;
+    const lines = el("g", { class: "links" }, map);
+    for (const [a, b] of layout.links || []) {
+      if ((layout.wrap || []).some(([x, y]) => x === a && y === b)) continue;
+      el("line", { class: "link", x1: at[a].x, y1: at[a].y, x2: at[b].x, y2: at[b].y }, lines);
+    }
+    for (const [a, b] of layout.wrap || []) {  // drawn off the map's edges (across the Pacific)
+      const [left, right] = at[a].x < at[b].x ? [at[a], at[b]] : [at[b], at[a]];
+      el("line", { class: "link wrap", x1: left.x, y1: left.y, x2: 0, y2: left.y }, lines);
+      el("line", { class: "link wrap", x1: right.x, y1: right.y, x2: layout.width, y2: right.y }, lines);
+    }
+    for (const [a, b] of layout.sea || []) {
+      el("line", { class: "sea", x1: at[a].x, y1: at[a].y, x2: at[b].x, y2: at[b].y }, lines);
+    }
+    const continentOf = {};
+    (layout.continents || []).forEach((c, k) => c.territories.forEach((t) => { continentOf[t] = k; }));
+    for (const t of layout.territories) {
+      const g = el("g", { class: "territory", "data-territory": t.id, "data-owner": "", "data-armies": "0" }, map);
+      if (t.id in continentOf) g.setAttribute("data-continent", layout.continents[continentOf[t.id]].name);
+      el("title", {}, g).textContent = t.name + (t.city ? " · " + t.city : "");
+      const r = t.city ? 15 : 12;
+      const disc = el("circle", { cx: t.x, cy: t.y, r: r, class: "disc" + (t.city ? " city" : "") + (t.id in continentOf ? " continent-" + continentOf[t.id] : "") }, g);
+      const ring = el("circle", { cx: t.x, cy: t.y, r: r + 4, class: "attacker", visibility: "hidden" }, g);
+      const count = el("text", { x: t.x, y: t.y + 4, class: "count" }, g);
+      el("text", { x: t.x, y: t.y + r + 11, class: "name" }, g).textContent = t.name;
+      const node = { g, disc, ring, count, t };
+      if (game === "europe") {
+        node.units = el("text", { x: t.x, y: t.y + r + 21, class: "units" }, g);
+        node.castle = el("rect", { x: t.x + r - 4, y: t.y - r - 4, width: 8, height: 8, class: "castle", visibility: "hidden" }, g);
+        if (t.city) {
+          node.crown = el("text", { x: t.x - r - 2, y: t.y - r + 2, class: "crown" + (t.gold ? " gold" : ""), visibility: "hidden" }, g);
+          node.crown.textContent = "♛";
+        }
+      }
+      nodes[t.id] = node;
+    }
+  }
+
+  function unitsText(u) {
+    return ["f", "a", "c", "s"].map((k, i) => (u[i] ? u[i] + k : "")).filter(Boolean).join(" ");
+  }
+
+  function showBoard(board) {
+    if (game === "classic") {
+      board.owner.forEach((owner, i) => {
+        const n = nodes[i]; if (!n) return;
+        n.g.setAttribute("data-owner", owner);
+        n.g.setAttribute("data-armies", board.armies[i]);
+        n.disc.style.fill = colour(owner);
+        n.count.textContent = board.armies[i] || "";
+      });
+    } else if (game === "europe") {
+      board.territories.forEach((t, i) => {
+        const n = nodes[i]; if (!n) return;
+        const present = Object.entries(t.units).filter(([, u]) => u.some((x) => x > 0));
+        const armies = present.reduce((sum, [, u]) => sum + u.reduce((a, b) => a + b, 0), 0);
+        n.g.setAttribute("data-owner", t.owner);
+        n.g.setAttribute("data-armies", armies);
+        n.g.setAttribute("data-units", present.map(([a, u]) => a + ":" + u.join(",")).join(";"));
+        n.g.setAttribute("data-castle", t.castle ? "1" : "0");
+        n.disc.style.fill = colour(t.owner);
+        n.count.textContent = armies || "";
+        n.units.textContent = present.map(([a, u]) => (Number(a) === t.owner ? "" : "⚔") + unitsText(u)).join(" | ");
+        n.castle.setAttribute("visibility", t.castle ? "visible" : "hidden");
+        if (n.crown) n.crown.setAttribute("visibility", t.owner >= 0 ? "visible" : "hidden");
+        n.ring.setAttribute("visibility", t.attacker >= 0 ? "visible" : "hidden");
+        if (t.attacker >= 0) n.ring.style.stroke = colour(t.attacker);
+      });
+    }
+  }
+
+  function showArmies(board) {
+    const box = $("armies");
+    box.textContent = "";
+    const table = document.createElement("table");
+    const row = (cells, head) => {
+      const tr = table.insertRow();
+      for (const c of cells) { const td = document.createElement(head ? "th" : "td"); td.textContent = c; tr.appendChild(td); }
+      return tr;
+    };
+    if (game === "classic") {
+      row(["", "player", "territories", "armies", "cards"], true);
+      board.cards.forEach((cards, seat) => {
+        const held = board.owner.filter((o) => o === seat).length;
+        const armies = board.armies.reduce((s, a, i) => s + (board.owner[i] === seat ? a : 0), 0);
+        row(["■", who(seat), held, armies, cards]).cells[0].style.color = colour(seat);
+      });
+    } else if (game === "europe") {
+      row(["", "army", "coins", "crowns", "cards", ""], true);
+      for (const a of board.armies) {
+        row(["■", who(a.army), a.coins, a.crowns, a.hand_size, a.alive ? "" : "out"]).cells[0].style.color = colour(a.army);
+      }
+    }
+    box.appendChild(table);
+  }
+
+  function buildLog() {
+    for (const f of frames) {
+      const li = document.createElement("li");
+      li.dataset.step = f.step;
+      const head = document.createElement("div");
+      head.className = "head";
+      const seats = f.seats.map(who).join(", ");
+      head.textContent = "#" + f.step + " " + (f.type === "start" ? "start" : f.type + (f.kind ? " · " + f.kind : "") + (seats ? " · " + seats : ""));
+      li.appendChild(head);
+      for (const line of f.lines) { const p = document.createElement("div"); p.textContent = line; li.appendChild(p); }
+      li.addEventListener("click", () => { pause(); go(f.step); });
+      log.appendChild(li);
+      entries.push(li);
+    }
+  }
+
+  function showRevealed(frame) {
+    const box = $("revealed");
+    box.hidden = !frame.revealed;
+    if (!frame.revealed) return;
+    box.textContent = "";
+    const h = document.createElement("h3");
+    h.textContent = "Hands and missions (" + (frame.revealed[0] ? frame.revealed[0].label : "revealed after the match") + ")";
+    box.appendChild(h);
+    const ul = document.createElement("ul");
+    for (const r of frame.revealed) {
+      const li = document.createElement("li");
+      li.textContent = who(r.seat) + ": hand " + (r.hand.length ? r.hand.join(", ") : "empty") + (r.mission ? " · mission: " + r.mission : "");
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+  }
+
+  function go(to) {
+    if (!frames.length) return;
+    step = Math.max(0, Math.min(frames.length - 1, to));
+    const frame = frames[step];
+    showBoard(frame.board);
+    showArmies(frame.board);
+    showRevealed(frame);
+    stepShown.textContent = step;
+    const p = frame.progress || {};
+    $("progress").textContent = Object.entries(p).map(([k, v]) => k + " " + v).join(" · ");
+    let current = null;
+    entries.forEach((li, k) => {
+      li.hidden = k > step;
+      li.classList.toggle("current", k === step);
+      if (k === step) current = li;
+    });
+    if (current) {  // keep the current step in view (the log is the offset parent)
+      const bottom = current.offsetTop + current.offsetHeight - log.clientHeight;
+      if (log.scrollTop < bottom) log.scrollTop = bottom;
+      if (log.scrollTop > current.offsetTop) log.scrollTop = current.offsetTop;
+    }
+  }
+
+  function pause() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    $("play").textContent = "▶ play";
+  }
+
+  function play() {
+    if (step >= frames.length - 1) go(0);
+    $("play").textContent = "⏸ pause";
+    timer = setInterval(() => {
+      if (step >= frames.length - 1) { pause(); return; }
+      go(step + 1);
+    }, Number($("speed").value));
+  }
+
+  function jump() {
+    const want = Number($("turn").value);
+    const key = "turns";
+    const found = frames.findIndex((f) => (f.progress || {})[key] >= want);
+    pause();
+    go(found < 0 ? frames.length - 1 : found);
+  }
+
+  function wire() {
+    $("play").addEventListener("click", () => (timer === null ? play() : pause()));
+    $("back").addEventListener("click", () => { pause(); go(step - 1); });
+    $("forward").addEventListener("click", () => { pause(); go(step + 1); });
+    $("first").addEventListener("click", () => { pause(); go(0); });
+    $("last").addEventListener("click", () => { pause(); go(frames.length - 1); });
+    $("jump").addEventListener("click", jump);
+    $("turn").addEventListener("keydown", (e) => { if (e.key === "Enter") jump(); });
+    $("speed").addEventListener("change", () => { if (timer !== null) { pause(); play(); } });
+    document.addEventListener("keydown", (e) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+      if (e.key === "ArrowRight") { pause(); go(step + 1); }
+      if (e.key === "ArrowLeft") { pause(); go(step - 1); }
+    });
+  }
+
+  async function load() {
+    let start = 0;
+    while (start < total) {
+      const answer = await fetch("/api/matches/" + encodeURIComponent(matchId) + "/frames?start=" + start + "&count=500");
+      const page = await answer.json();
+      if (!answer.ok) throw new Error(page.error || answer.statusText);
+      if (!page.frames.length) break;
+      for (const f of page.frames) frames.push(f);
+      start += page.frames.length;
+    }
+  }
+
+  drawBoard();
+  wire();
+  load().then(() => {
+    buildLog();
+    viewer.dataset.loaded = "true";
+    go(0);
+  }).catch((err) => {
+    const box = $("viewer-error");
+    box.hidden = false;
+    box.textContent = "The replay could not be loaded: " + err.message;
+  });
+})();
