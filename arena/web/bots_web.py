@@ -61,10 +61,15 @@ def _by_match(seats: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return list(grouped.values())
 
 
-def history(db: Store, name: str) -> list[dict[str, Any]]:
-    """The bot's rating changes in record order; ``n`` numbers them within each pool."""
+def history(
+    db: Store, name: str, matches: list[list[dict[str, Any]]] | None = None
+) -> list[dict[str, Any]]:
+    """The bot's rating changes in record order; ``n`` numbers them within each pool
+    (``matches``: the bot's seats per match, if already read)."""
     _known(db, name)
-    order = {match[0]["match_id"]: i for i, match in enumerate(_by_match(db.bot_seats(name)))}
+    if matches is None:
+        matches = _by_match(db.bot_seats(name))
+    order = {match[0]["match_id"]: i for i, match in enumerate(matches)}
     labels = {v["id"]: v["label"] for v in db.versions(name)}
     changes = [c for vid in labels for c in db.rating_history(vid)]
     changes.sort(key=lambda c: (order.get(c["match_id"], len(order)), c["version_id"]))
@@ -200,10 +205,13 @@ def _recent(name: str, matches: list[list[dict[str, Any]]]) -> list[dict[str, An
     return recent
 
 
-def bot_detail(db: Store, name: str) -> dict[str, Any]:
-    """Everything the bot page shows, as the JSON API gives it."""
+def bot_detail(
+    db: Store, name: str, matches: list[list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """Everything the bot page shows but the plots, as the JSON API gives it."""
     bot = _known(db, name)
-    matches = _by_match(db.bot_seats(name))
+    if matches is None:
+        matches = _by_match(db.bot_seats(name))
     return {
         "name": bot["name"],
         "language": bot["language"],
@@ -230,8 +238,9 @@ def bots_page(request: Request, db: StoreDep) -> HTMLResponse:
 @router.get("/bots/{name}", response_class=HTMLResponse)
 def bot_page(request: Request, name: str, db: StoreDep) -> HTMLResponse:
     """One bot's record, with its rating history and place distribution drawn as SVG."""
-    detail = bot_detail(db, name)
-    points = history(db, name)
+    matches = _by_match(db.bot_seats(name))
+    detail = bot_detail(db, name, matches)
+    points = history(db, name, matches)
     for entry in detail["pools"]:
         mine = [p for p in points if p["pool"] == entry["pool"]]
         entry["history_svg"] = plots.rating_history(mine, f"{name}: rating in {entry['pool']}")
