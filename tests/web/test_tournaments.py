@@ -5,7 +5,12 @@ unknown ids or bad pages answered with a 404/400 page or JSON error."""
 from __future__ import annotations
 
 import html
+import os
 import re
+import shutil
+import socket
+import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,6 +19,7 @@ from fastapi.testclient import TestClient
 from arena import reports
 from arena.store import open_store
 from arena.web import tournaments_web
+from arena.web.app import create_app
 
 
 def _ids(results_db: Path) -> dict[str, str]:
@@ -84,6 +90,41 @@ def test_the_eta_while_running_is_the_pace_so_far_times_the_matches_left():
     )
     nothing = tournaments_web.progress(running, [])
     assert nothing["eta_seconds"] is None and nothing["recorded"] == 0
+
+
+def test_a_running_tournament_shows_its_eta_and_refreshes_itself(results_db: Path, tmp_path: Path):
+    db = tmp_path / "running.db"
+    shutil.copy(results_db, db)
+    db.chmod(0o644)
+    tid = _ids(results_db)["web-classic"]
+    with sqlite3.connect(db) as conn:  # as if the last planned match were still to be played
+        (last,) = conn.execute(
+            "SELECT id FROM matches WHERE tournament_id = ? ORDER BY plan_index DESC", (tid,)
+        ).fetchone()
+        for table, key in (
+            ("rating_history", "match_id"),
+            ("seats", "match_id"),
+            ("matches", "id"),
+        ):
+            conn.execute(f"DELETE FROM {table} WHERE {key} = ?", (last,))
+        conn.execute(
+            "UPDATE tournaments SET status = 'running', finished_at = NULL, runner_pid = ?,"
+            " runner_host = ?, heartbeat_at = ? WHERE id = ?",
+            (os.getpid(), socket.gethostname(), datetime.now(UTC).isoformat(), tid),
+        )
+    with TestClient(create_app(db)) as client:
+        detail = client.get(f"/api/tournaments/{tid}").json()
+        progress = detail["progress"]
+        assert detail["status"] == "running" and progress["recorded"] == 2
+        assert progress["eta_seconds"] == round(progress["seconds_per_match"] * 1)
+        page = client.get(f"/tournaments/{tid}").text
+        assert 'class="eta"' in page and "2/3</span> matches" in page
+        assert "tournament.js" in page and "data-live" in page
+        assert client.get("/static/tournament.js").status_code == 200
+        listed = {t["id"]: t for t in client.get("/api/tournaments").json()}
+        assert listed[tid]["status"] == "running" and listed[tid]["recorded"] == 2
+    finished = TestClient(create_app(results_db)).get(f"/tournaments/{tid}").text
+    assert "tournament.js" not in finished and 'class="eta"' not in finished
 
 
 def test_the_crosstable_counts_equal_the_matches(client: TestClient, results_db: Path):
