@@ -1,0 +1,236 @@
+"""End to end in a real browser: ``arena web`` serving a copy of the test database, Debian's
+headless chromium driven by selenium. The front page's leaderboards (and their live update
+while a tournament writes the same file), a bot page's plot, a match page's replay viewer
+checked against the engine, no JavaScript error on any page, a screenshot of each."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena import replay
+from arena.store import open_store
+from tests.web.browser import (
+    WAIT_SECONDS,
+    arena_command,
+    chromium,
+    console_errors,
+    get_json,
+    missing_browser,
+    poll,
+    web_server,
+)
+
+pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser()))
+
+LIVE_TOURNAMENT = (
+    "--bot", "random", "--bot", "aggressive", "--bot", "continent", "--seats", "3",
+    "--rules", "max_rounds=6", "--seed", "21", "--name", "web-live",
+)  # fmt: skip
+"""Three more matches of the classic pool the test database already has."""
+RUN_FLAGS = ("--in-process", "--no-progress")
+
+
+@pytest.fixture(scope="module")
+def served(
+    results_db: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, Path]]:
+    """A writable copy of the test database (a tournament will write to it) and the base URL
+    of ``arena web`` serving it."""
+    folder = tmp_path_factory.mktemp("web-browser")
+    db = folder / "arena.db"
+    shutil.copyfile(results_db, db)
+    db.chmod(0o644)
+    with web_server(db, folder / "server.log") as url:
+        yield url, db
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
+        yield driver
+
+
+def open_page(driver: Any, url: str, shot: Path) -> None:
+    """Load ``url`` with a clean console log; the caller checks the page, then :func:`done`."""
+    console_errors(driver)
+    driver.get(url)
+    driver.save_screenshot(str(shot))
+    errors = driver.find_elements("css selector", "#error-message")
+    assert not errors, f"{url}: {errors[0].text}"
+
+
+def done(driver: Any, shot: Path) -> None:
+    """The page as checked, saved as a screenshot, with nothing in the console's errors."""
+    driver.save_screenshot(str(shot))
+    assert shot.stat().st_size > 0
+    assert console_errors(driver) == []
+
+
+def shown_games(driver: Any) -> dict[str, list[str]]:
+    """{pool: the games column of its leaderboard} as the front page shows it."""
+    return driver.execute_script(
+        "const out = {};"
+        "for (const s of document.querySelectorAll('#boards section.board')) {"
+        "  out[s.dataset.pool] = [...s.querySelectorAll('td.games')].map(td => td.textContent);"
+        "}"
+        "return out;"
+    )
+
+
+def test_front_page_shows_every_pool(
+    served: tuple[str, Path], browser: Any, tmp_path: Path
+) -> None:
+    url, _ = served
+    open_page(browser, f"{url}/", tmp_path / "front.png")
+    pools = {entry["pool"] for entry in get_json(f"{url}/api/pools")}
+    assert {"classic/3p/world", "europe/2p"} <= pools
+    shown = poll("every pool's leaderboard", lambda: shown_games(browser))
+    assert set(shown) == pools
+    for pool in pools:
+        board = get_json(f"{url}/api/leaderboards/{pool}")
+        assert shown[pool] == [str(row["games"]) for row in board["rows"]]
+    done(browser, tmp_path / "front.png")
+
+
+def test_front_page_updates_while_a_tournament_runs(
+    served: tuple[str, Path], browser: Any, tmp_path: Path
+) -> None:
+    url, db = served
+    open_page(browser, f"{url}/", tmp_path / "live-before.png")
+    before = poll("the leaderboards", lambda: shown_games(browser))
+    home = tmp_path / "home"
+    home.mkdir()
+    with (tmp_path / "tournament.log").open("w") as log:
+        tournament = subprocess.Popen(
+            arena_command("tournament", "run", *LIVE_TOURNAMENT, *RUN_FLAGS, "--db", str(db)),
+            env={**os.environ, "ARENA_HOME": str(home)},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+
+        def changed() -> bool:
+            refreshed = browser.execute_script(
+                "return document.getElementById('boards').dataset.refreshed || null"
+            )
+            running = browser.find_elements("css selector", "#boards .progress progress")
+            return bool(refreshed) and (bool(running) or shown_games(browser) != before)
+
+        poll("the leaderboards to change while the tournament runs", changed)
+        browser.save_screenshot(str(tmp_path / "live-during.png"))
+        assert tournament.wait(timeout=3 * WAIT_SECONDS) == 0, tmp_path / "tournament.log"
+    finally:
+        if tournament.poll() is None:
+            tournament.kill()
+            tournament.wait()
+    board = get_json(f"{url}/api/leaderboards/classic/3p/world")
+    final = [str(row["games"]) for row in board["rows"]]
+    assert final != before["classic/3p/world"]
+    poll(
+        "the front page to show the finished tournament's games",
+        lambda: (
+            shown_games(browser).get("classic/3p/world") == final
+            and not browser.find_elements("css selector", "#boards .progress")
+        ),
+    )
+    done(browser, tmp_path / "live-after.png")
+
+
+def test_bot_page_shows_its_rating_plot(
+    served: tuple[str, Path], browser: Any, tmp_path: Path
+) -> None:
+    url, _ = served
+    open_page(browser, f"{url}/bots/random", tmp_path / "bot.png")
+    assert "random" in browser.title
+    plots = poll("the rating plot", lambda: browser.find_elements("css selector", "main svg"))
+    assert plots[0].is_displayed()
+    done(browser, tmp_path / "bot.png")
+
+
+# -- the replay viewer against the engine ---------------------------------------------------
+
+
+def engine_positions(replay_bytes: bytes, folder: Path) -> list[dict[str, tuple[int, int]]]:
+    """{territory: (owner, armies)} after each step of a classic replay: step 0 is the start,
+    step n follows the n-th record (records that change nothing repeat the position)."""
+    path = folder / "replay.jsonl"
+    path.write_bytes(replay_bytes)
+    header, records = replay.read(path)
+    game = replay.game_from_header(header)
+    state = game.new_game(header["seed"], replay.declarations_from_header(header))
+    names = game.board()["territories"]
+
+    def position() -> dict[str, tuple[int, int]]:
+        return {name: (state.owner[i], state.armies[i]) for i, name in enumerate(names)}
+
+    positions = [position()]
+    for record in records:
+        kind = record["type"]
+        if kind == "decision":
+            state = game.apply(state, record["seat"], game.action_from_dict(record["action"])).state
+        elif kind == "joint":
+            answers = {a["seat"]: game.action_from_dict(a["action"]) for a in record["answers"]}
+            state = game.apply_joint(state, answers).state
+        elif kind == "forfeit":
+            state = game.forfeit(state, record["seat"]).state
+        positions.append(position())
+    return positions
+
+
+def shown_map(driver: Any, names: list[str]) -> dict[str, tuple[int, int]]:
+    """{territory: (owner, armies)} as the map shows it (``data-territory`` by name or index)."""
+    cells = driver.execute_script(
+        "return [...document.querySelectorAll('svg [data-territory]')].map(e =>"
+        " [e.dataset.territory, e.dataset.owner, e.dataset.armies]);"
+    )
+    shown = {}
+    for territory, owner, armies in cells:
+        name = names[int(territory)] if territory.isdigit() else territory
+        shown[name] = (int(owner), int(armies))
+    return shown
+
+
+def shown_step(driver: Any) -> int:
+    return int(driver.find_element("css selector", "#step").text.split()[0])
+
+
+def test_match_replay_steps_through_the_engines_positions(
+    served: tuple[str, Path], browser: Any, tmp_path: Path
+) -> None:
+    url, db = served
+    with open_store(db, read_only=True) as store:
+        match = next(m for m in store.matches() if m["game"] == "classic")
+        positions = engine_positions(store.replay(match["id"]), tmp_path)
+    names = list(positions[0])
+    open_page(browser, f"{url}/matches/{match['id']}", tmp_path / "match.png")
+    poll("the map", lambda: len(shown_map(browser, names)) == len(names))
+
+    def matches_engine() -> bool:
+        step = shown_step(browser)
+        return shown_map(browser, names) == positions[step]
+
+    start = shown_step(browser)
+    poll(f"the map at step {start} to equal the engine's", matches_engine)
+    forward = browser.find_element("css selector", "#forward")
+    back = browser.find_element("css selector", "#back")
+    for _ in range(5):
+        forward.click()
+    poll("five steps forward", lambda: shown_step(browser) == start + 5)
+    poll("the map five steps on to equal the engine's", matches_engine)
+    assert positions[start + 5] != positions[start]  # the steps changed the board
+    browser.save_screenshot(str(tmp_path / "match-forward.png"))
+    for _ in range(2):
+        back.click()
+    poll("two steps back", lambda: shown_step(browser) == start + 3)
+    poll("the map two steps back to equal the engine's", matches_engine)
+    browser.find_element("css selector", "#last").click()
+    poll("the last step", lambda: shown_step(browser) == len(positions) - 1)
+    poll("the final map to equal the engine's", matches_engine)
+    done(browser, tmp_path / "match.png")
