@@ -88,10 +88,12 @@ def test_a_malformed_page_number_is_a_400_page(client: TestClient, url: str) -> 
     assert "Traceback" not in answer.text
 
 
-def test_a_page_past_the_last_is_not_found(client: TestClient) -> None:
-    assert client.get("/matches?page=999").status_code == 404
+def test_a_page_past_the_last_is_empty(client: TestClient) -> None:
     answer = client.get("/api/matches?page=999")
-    assert answer.status_code == 404 and "no page 999" in answer.json()["error"]
+    assert answer.status_code == 200
+    assert answer.json()["matches"] == [] and answer.json()["pages"] == 1
+    page = client.get("/matches?page=999")
+    assert page.status_code == 200 and "No matches on this page" in page.text
 
 
 @pytest.mark.parametrize("game", ["classic", "europe"])
