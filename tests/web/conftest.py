@@ -49,3 +49,25 @@ def results_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def client(results_db: Path) -> Iterator[TestClient]:
     with TestClient(create_app(results_db)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def faulty_db(results_db: Path, tmp_path: Path) -> Path:
+    """A copy of ``results_db`` where random's seat of the first classic match timed out and
+    its seat of the first Europe match crashed (the bundled bots never fault on their own)."""
+    import shutil
+    import sqlite3
+
+    db = tmp_path / "faulty.db"
+    shutil.copy(results_db, db)
+    db.chmod(0o644)
+    with sqlite3.connect(db) as conn:
+        for game, status in (("classic", "TIMEOUT"), ("europe", "CRASH")):
+            (match,) = conn.execute(
+                "SELECT id FROM matches WHERE game = ? ORDER BY plan_index LIMIT 1", (game,)
+            ).fetchone()
+            conn.execute(
+                "UPDATE seats SET status = ? WHERE match_id = ? AND bot = 'random'", (status, match)
+            )
+    db.chmod(0o444)
+    return db

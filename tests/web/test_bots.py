@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from arena import reports
 from arena.store import open_store
 from arena.web import plots
+from arena.web.app import create_app
 
 BOTS = ["aggressive", "continent", "europe-heuristic", "random"]
 
@@ -145,6 +146,24 @@ def test_versions_faults_and_recent_matches(client: TestClient, results_db: Path
     by_tournament = {f["name"]: f["matches"] for f in detail["faults"]}
     assert by_tournament == {"web-classic": 3, "web-europe": 4}
     assert all(f["faults"] == {} for f in detail["faults"])  # the bundled bots play cleanly
+
+
+def test_faults_are_counted_per_tournament_and_status(faulty_db: Path):
+    with TestClient(create_app(faulty_db)) as client:
+        detail = client.get("/api/bots/random").json()
+        page = client.get("/bots/random").text
+        clean = client.get("/api/bots/aggressive").json()
+    faults = {f["name"]: f["faults"] for f in detail["faults"]}
+    assert faults == {"web-classic": {"TIMEOUT": 1}, "web-europe": {"CRASH": 1}}
+    assert all(f["faults"] == {} for f in clean["faults"])
+    table = page[page.index('<table class="bot-faults">') :]
+    table = table[: table.index("</table>")]
+    assert "<th>CRASH</th><th>TIMEOUT</th>" in table
+    with open_store(faulty_db, read_only=True) as store:
+        tournaments = {t["name"]: t["id"] for t in store.tournaments()}
+    row = table[table.index(f'data-tournament="{tournaments["web-classic"]}"') :]
+    row = row[: row.index("</tr>")]
+    assert re.findall(r"<td>(\d+)</td>", row) == ["3", "0", "1"]  # matches, CRASH, TIMEOUT
 
 
 def test_unknown_bots_get_404_pages_and_json(client: TestClient):

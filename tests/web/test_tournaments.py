@@ -164,6 +164,22 @@ def test_the_crosstable_counts_equal_the_matches(client: TestClient, results_db:
         assert "No faults" in page if not want["faults"] else "tournament-faults" in page
 
 
+def test_the_fault_table_counts_statuses_per_bot(faulty_db: Path):
+    tid = _ids(faulty_db)["web-classic"]
+    with TestClient(create_app(faulty_db)) as client:
+        table = client.get(f"/api/tournaments/{tid}/crosstable").json()
+        page = client.get(f"/tournaments/{tid}").text
+    assert table["faults"] == {"random 1.0": {"TIMEOUT": 1}}
+    faults = page[page.index('<table class="tournament-faults">') :]
+    faults = faults[: faults.index("</table>")]
+    assert "<th>TIMEOUT</th>" in faults and "CRASH" not in faults  # the Europe one is elsewhere
+    cells = {
+        bot: re.findall(r"<td>(\d+)</td>", row)
+        for bot, row in re.findall(r'<tr data-bot="([^"]+)">(.*?)</tr>', faults, re.S)
+    }
+    assert cells == {"aggressive 1.0": ["0"], "continent 1.0": ["0"], "random 1.0": ["1"]}
+
+
 def test_the_match_list_pages_through_the_tournaments_matches(
     client: TestClient, results_db: Path, monkeypatch: pytest.MonkeyPatch
 ):
