@@ -15,7 +15,6 @@ import io
 import json
 import math
 import os
-import secrets
 import shlex
 import sys
 import tempfile
@@ -49,6 +48,7 @@ from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
 from arena.sdk.classic.human import HumanBot
 from arena.sdk.europe_human import EuropeHumanBot
+from arena.seeds import new_seed
 from arena.store import DamagedReplayError, Store, empty_store, open_store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -432,7 +432,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         time_bank=args.time_bank,
         startup_time=args.startup_time,
     )
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    seed = args.seed if args.seed is not None else new_seed()
     players: list[BotSpec | Bot] = []
     for spec in specs:
         if spec is None:  # with --json the seat talks on stderr: stdout stays one object
@@ -868,7 +868,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
         if elo0 >= elo1:
             raise ConfigError(f"--sprt needs ELO0 < ELO1, got {args.sprt!r}")
         sprt = (elo0, elo1)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    seed = args.seed if args.seed is not None else new_seed()
     control = {"move_time": args.move_time, "time_bank": args.time_bank, "startup_time": 10.0}
 
     status = StatusLine(sys.stderr, enabled=not args.json)

@@ -11,6 +11,7 @@ decisions and forfeits through the game and reports the first thing that differs
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -27,9 +28,12 @@ class ReplayWriter:
     """Appends records to a replay file as the match goes (a crash keeps what was played)."""
 
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.path = path
-        self._file: IO[str] = path.open("x", encoding="utf-8")
+        # Private to the referee's user (mode 0600): a live replay shows every seat's
+        # secrets as they happen, and its header the seed.
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        self._file: IO[str] = os.fdopen(descriptor, "w", encoding="utf-8")
         self.write({"type": "header", "format": FORMAT, "version": VERSION, **header})
 
     def write(self, record: dict[str, Any]) -> None:

@@ -33,6 +33,12 @@ only sees it end, like a disconnect; between the two the referee reads the messa
 it a protocol fault (gRPC's own limit cannot be told apart from the bot closing its stream)."""
 
 
+MAX_QUEUED_BYTES = 4 * MAX_MESSAGE_BYTES
+MAX_QUEUED_MESSAGES = 1000
+"""What a seat may have sent and the referee not yet read, at any moment (4 MiB, 1,000
+messages): past either its stream ends as a protocol fault, so a bot that keeps sending
+(also after its seat is out of the match) cannot make the referee hold more for it."""
+
 T = TypeVar("T")
 
 UNREADABLE_FIRST = "the first message must be Hello; it could not be read as a BotMessage"
@@ -94,6 +100,42 @@ class Mailbox(Generic[T]):
         return self._items.popleft()
 
 
+class Inbox(Mailbox[pb.BotMessage | Closed]):
+    """A seat's inbox: a mailbox that counts the messages and bytes queued in it unread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sizes: deque[int] = deque()
+        self.queued_bytes = 0
+
+    def put_nowait(self, item: pb.BotMessage | Closed, size: int = 0) -> None:
+        self._sizes.append(size)
+        self.queued_bytes += size
+        super().put_nowait(item)
+
+    def _taken(self) -> None:
+        self.queued_bytes -= self._sizes.popleft()
+
+    def get_nowait(self) -> pb.BotMessage | Closed:
+        item = super().get_nowait()
+        self._taken()
+        return item
+
+    async def get(self, timeout: float | None = None) -> pb.BotMessage | Closed | None:
+        item = await super().get(timeout)
+        if item is not None:
+            self._taken()
+        return item
+
+    def overflow(self, size: int) -> str | None:
+        """Why one more message of ``size`` bytes would be too much unread, if it would."""
+        if self.qsize() >= MAX_QUEUED_MESSAGES:
+            return f"flood: more than {MAX_QUEUED_MESSAGES} messages sent and not yet read"
+        if self.queued_bytes + size > MAX_QUEUED_BYTES:
+            return f"flood: more than {MAX_QUEUED_BYTES >> 20} MiB sent and not yet read"
+        return None
+
+
 def _wake(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
@@ -105,7 +147,7 @@ class Session:
     def __init__(self, token: str, hello: pb.Hello) -> None:
         self.token = token
         self.hello = hello
-        self.inbox: Mailbox[pb.BotMessage | Closed] = Mailbox()
+        self.inbox = Inbox()
         self.outbox: Mailbox[pb.RefereeMessage | None] = Mailbox()
         self.closed: Closed | None = None
 
@@ -214,7 +256,11 @@ async def _pump(request_iterator: AsyncIterator[pb.BotMessage], session: Session
                     f"a message of {size} bytes; the limit is {MAX_MESSAGE_BYTES} bytes (1 MiB)",
                 )
                 break
-            session.inbox.put_nowait(message)
+            flood = session.inbox.overflow(size)
+            if flood is not None:
+                closed = Closed("protocol", flood)
+                break
+            session.inbox.put_nowait(message, size)
         else:
             closed = Closed("disconnect", "the bot closed its stream")
     except asyncio.CancelledError:

@@ -14,7 +14,6 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import secrets
 import shutil
 import socket
 import sys
@@ -49,6 +48,7 @@ from arena.paths import results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.scheduler.plan import make_plan
 from arena.scheduler.worker import entry_spec, init_worker, play_job
+from arena.seeds import new_seed
 from arena.store import Store
 
 log = logging.getLogger("arena.tournament")
@@ -277,7 +277,7 @@ def create(store: Store, settings: TournamentSettings) -> str:
     by_version = {e["version_id"]: e for e in entries}
     if len(by_version) < len(entries):
         raise ConfigError("two of the bots are the same version (identical folders)")
-    seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
+    seed = settings.seed if settings.seed is not None else new_seed()
     plan = make_plan(list(by_version), settings.seats, settings.rounds, seed)
     tournament_id = uuid.uuid4().hex[:8]
     stored = asdict(settings) | {"seed": seed, "entries": by_version, "config": game.config()}

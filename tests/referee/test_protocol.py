@@ -50,6 +50,8 @@ from arena.referee.match import TimeControl, play_match, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.referee.server import (
     MAX_MESSAGE_BYTES,
+    MAX_QUEUED_BYTES,
+    MAX_QUEUED_MESSAGES,
     UNREADABLE_FIRST,
     Closed,
     Mailbox,
@@ -934,3 +936,38 @@ def test_a_mailbox_wakes_its_reader_on_a_put_and_gives_none_when_the_time_is_up(
             box.get_nowait()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("flood", "why"),
+    [("many small", "more than 1000 messages"), ("few large", "more than 4 MiB")],
+)
+def test_what_a_seat_sends_unread_is_capped_at_every_moment(tmp_path, flood, why):
+    """A bot that keeps sending while nobody reads it (between requests, or after its seat
+    is out of the match) has its stream ended as a protocol fault once 1,000 messages or
+    4 MiB wait unread: the referee never holds more than that for one seat."""
+
+    async def test(registry: Registry, channel: grpc.aio.Channel) -> None:
+        stream, session = await _welcomed(registry, channel)
+        count, size = (MAX_QUEUED_MESSAGES + 50, 10) if flood == "many small" else (8, 900_000)
+        for _ in range(count):
+            stream.send(pb.BotMessage(debug=pb.DebugText(text="x" * size)))
+
+        def ended() -> bool:
+            return session.closed is not None
+
+        for _ in range(6000):  # bounded: 60 s of 10 ms polls on a loaded machine
+            if ended():
+                break
+            await asyncio.sleep(0.01)
+        assert session.closed is not None and session.closed.why == "protocol"
+        assert why in session.closed.detail
+        inbox = session.inbox
+        assert inbox.qsize() <= MAX_QUEUED_MESSAGES + 1  # and the Closed marker
+        assert inbox.queued_bytes <= MAX_QUEUED_BYTES
+        while inbox.qsize():  # reading gives the messages back, then the end
+            last = inbox.get_nowait()
+        assert isinstance(last, Closed) and inbox.queued_bytes == 0
+        session.finish()
+
+    serve(tmp_path, test)

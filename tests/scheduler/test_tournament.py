@@ -33,6 +33,7 @@ from typing import Any
 import pytest
 
 from arena.bots import find_bot, run_setup, setup_marker
+from arena.seeds import KEY_FILE, installation_key
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 if not Path(ARENA).exists():  # pragma: no cover - an install without the venv layout
@@ -481,10 +482,23 @@ def test_ratings_do_not_depend_on_the_worker_count(monkeypatch: pytest.MonkeyPat
 
 
 def _js_ready_copy(base: Path) -> None:
-    """Carry the js-random setup note from the test's first home into the current one."""
+    """Carry the js-random setup note from the test's first home into the current one, and
+    the installation's key (bot seeds are keyed by it: another key, other games)."""
     marker_dir = base / "setup"
     if marker_dir.is_dir():
         shutil.copytree(marker_dir, home() / "setup", dirs_exist_ok=True)
+    same_installation(base)
+
+
+def same_installation(base: Path) -> None:
+    """Make the current home the same installation as ``base``: the same secret key, so the
+    same seeds give the same bot seeds (and so the same games)."""
+    key = installation_key(base)
+    target = home() / KEY_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.exists():
+        target.write_bytes(key)
+        target.chmod(0o600)
 
 
 # ------------------------------------------------------------- 3. kill -9 of the scheduler
