@@ -226,3 +226,36 @@ def test_unknown_tournaments_get_404_pages_and_json(client: TestClient):
         answer = client.get(f"/api/tournaments/nope{path}")
         assert answer.status_code == 404
         assert answer.json() == {"error": "no tournament 'nope'", "status": 404}
+
+
+def test_a_planned_tournament_and_a_bot_that_never_played(results_db: Path, tmp_path: Path):
+    db = tmp_path / "planned.db"
+    shutil.copy(results_db, db)
+    db.chmod(0o644)
+    with open_store(db) as store:
+        store.add_bot("idle", "Python", "Waits.", "/nowhere")
+        store.add_version("idle-v1", "idle", "0.1")
+        entries = {"idle-v1": {"name": "idle", "label": "0.1"}}
+        plan = [{"plan_index": 0, "round": 0, "seed": 5, "seats": ["idle-v1", "idle-v1"]}]
+        store.create_tournament("t-idle", "later", {"entries": entries}, 5, plan)
+    with TestClient(create_app(db)) as client:
+        detail = client.get("/api/tournaments/t-idle").json()
+        assert detail["status"] == "planned" and detail["pool"] is None
+        assert detail["leaderboard"] is None and detail["progress"]["recorded"] == 0
+        assert detail["plan"][0]["seats"][0] == {
+            "version_id": "idle-v1",
+            "bot": "idle",
+            "label": "0.1",
+        }
+        page = client.get("/tournaments/t-idle")
+        assert page.status_code == 200 and "No matches recorded yet" in page.text
+        assert client.get("/api/tournaments/t-idle/matches").json()["matches"] == []
+        assert client.get("/api/tournaments/t-idle/crosstable").json()["pairs"] == []
+        idle = client.get("/api/bots/idle").json()
+        assert idle["matches"] == 0 and idle["pools"] == [] and idle["recent"] == []
+        assert idle["versions"][0]["first_seen"] is None
+        assert client.get("/api/bots/idle/history").json() == []
+        assert client.get("/bots/idle").status_code == 200
+        listed = {b["name"]: b for b in client.get("/api/bots").json()}
+        assert listed["idle"]["matches"] == 0 and listed["idle"]["pools"] == []
+        assert 'data-tournament="t-idle"' in client.get("/tournaments").text
