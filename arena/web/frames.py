@@ -146,6 +146,12 @@ def frames(header: dict[str, Any], records: list[dict[str, Any]]) -> list[Frame]
     return found
 
 
+def frame_count(data: bytes) -> int:
+    """How many frames a replay's JSONL makes (its header and each record make one), without
+    re-playing it: a match page needs only this."""
+    return sum(1 for line in data.splitlines() if line.strip())
+
+
 _CACHE: OrderedDict[bytes, list[Frame]] = OrderedDict()
 _CACHE_SIZE = 32
 _LOCK = Lock()

@@ -42,16 +42,22 @@ def _seat(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def match_detail(db: Store, match_id: str) -> dict[str, Any]:
-    """A match's header (with its tournament's name), its seats and how many frames it has."""
+    """A match's header (with its tournament's name), its seats and how many frames it has
+    (with ``replay_error`` saying why there are none if its stored replay is damaged)."""
     match = db.match(match_id)
     if match is None:
         raise not_found(f"no match {match_id!r}")
     tournament = db.tournament(match["tournament_id"]) if match["tournament_id"] else None
+    try:
+        count, problem = frames.frame_count(db.replay(match_id)), None
+    except ArenaError as exc:  # the header and seats are still worth showing
+        count, problem = 0, str(exc)
     return {
         **match,
         "tournament_name": tournament["name"] if tournament else None,
         "seats": [_seat(s) for s in db.seats_of(match_id)],
-        "frames": len(_frames(db, match_id)),
+        "frames": count,
+        "replay_error": problem,
     }
 
 

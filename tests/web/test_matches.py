@@ -15,6 +15,7 @@ from arena.games import load
 from arena.replay import declarations_from_header, game_from_header, read, verify
 from arena.store import open_store
 from arena.web import frames as frames_module
+from arena.web.app import create_app
 from arena.web.matches_web import PAGE_SIZE, layout
 
 
@@ -230,6 +231,28 @@ def test_a_layout_places_every_territory_once_and_links_the_board(game: str) -> 
         assert links == land and {tuple(s) for s in shown["sea"]} == sea
         cities = {t["id"]: t["city"] for t in board["territories"] if t["city"]}
         assert {t["id"]: t.get("city") for t in shown["territories"] if t.get("city")} == cities
+
+
+def test_a_damaged_replay_is_an_error_page_not_a_traceback(
+    results_db: Path, tmp_path: Path
+) -> None:
+    import shutil
+    import sqlite3
+
+    db = tmp_path / "damaged.db"
+    shutil.copy(results_db, db)
+    db.chmod(0o644)
+    match = _match_of(db, "classic")
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE matches SET replay = ? WHERE id = ?", (b"nonsense", match["id"]))
+    connection.close()
+    with TestClient(create_app(db)) as client:
+        answer = client.get(f"/api/matches/{match['id']}/frames")
+        assert answer.status_code == 500 and "damaged" in answer.json()["error"]
+        page = client.get(f"/matches/{match['id']}")
+        assert page.status_code == 200 and "damaged" in page.text  # header and seats shown
+        assert str(match["seed"]) in page.text and 'id="map"' not in page.text
+        assert client.get(f"/api/matches/{match['id']}").json()["frames"] == 0
 
 
 def test_frames_of_a_replay_are_reused(results_db: Path) -> None:
