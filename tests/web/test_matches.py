@@ -268,3 +268,28 @@ def test_a_replay_that_is_not_one_is_refused() -> None:
         frames_module.parse(b'{"type": "header"}\n')
     with pytest.raises(ReplayError, match="not JSON"):
         frames_module.parse(b"{oops\n")
+
+
+@pytest.mark.parametrize(
+    ("game", "bots"),
+    [
+        ("classic", ["random", "aggressive", "continent"]),
+        ("europe", ["random", "europe-heuristic"]),
+    ],
+)
+def test_missions_are_revealed_after_the_match(
+    game: str, bots: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.cli import main
+
+    monkeypatch.setenv("ARENA_HOME", str(tmp_path))
+    rules = ["mode=mission"] if game == "classic" else ["missions=true"]
+    args = ["match", "--game", game, "--in-process", "--seed", "3", "--rules", "max_rounds=4"]
+    for bot in bots:
+        args += ["--bot", bot]
+    assert main([*args, "--rules", rules[0]]) == 0
+    (path,) = (tmp_path / "replays").glob("*.jsonl")
+    shown = frames_module.frames(*read(path))
+    assert all("revealed" not in f for f in shown[:-1])
+    assert all(r["mission"] for r in shown[-1]["revealed"])
+    assert all(r["label"] == "revealed after the match" for r in shown[-1]["revealed"])
