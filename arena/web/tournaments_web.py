@@ -169,6 +169,7 @@ def tournament_page(request: Request, id: str, db: StoreDep, page: Page = 1) -> 
         "cells": {(p["a"], p["b"]): p for p in table["pairs"]},
         "statuses": sorted({s for by in table["faults"].values() for s in by}),
         "listing": match_page(db, id, page),
+        "plan": detail["plan"][(page - 1) * PER_PAGE : page * PER_PAGE],  # the page's share
     }
     return TEMPLATES.TemplateResponse(request, "tournament.html", context)
 

@@ -201,6 +201,8 @@ def test_the_match_list_pages_through_the_tournaments_matches(
     assert pages[0]["matches"] + pages[1]["matches"] == rows and len(pages[0]["matches"]) == 2
     second = client.get(f"/tournaments/{tid}", params={"page": 2}).text
     assert second.count("<tr data-match=") == 1 and 'rel="prev"' in second
+    assert second.count("<tr data-plan-index=") == 1 and '<tr data-plan-index="2">' in second
+    assert "plan indices 2–2 on this page" in second  # the plan is paged alike
     past = client.get(f"/api/tournaments/{tid}/matches", params={"page": 3}).json()
     assert past["matches"] == [] and "past the last page (2)" in past["message"]
     shown = client.get(f"/tournaments/{tid}", params={"page": 3})
