@@ -335,8 +335,13 @@ def _connect_read_only(path: Path, busy_timeout_ms: int) -> Database:
                 " (open it once where the folder is writable)"
             )
         query = "mode=ro&immutable=1"
+    # Not tied to its thread: a web request's connection is opened, used and closed on
+    # different worker threads (one after the other, never at once).
     conn = sqlite3.connect(
-        f"{path.resolve().as_uri()}?{query}", uri=True, timeout=busy_timeout_ms / 1000
+        f"{path.resolve().as_uri()}?{query}",
+        uri=True,
+        timeout=busy_timeout_ms / 1000,
+        check_same_thread=False,
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
