@@ -293,3 +293,30 @@ def test_missions_are_revealed_after_the_match(
     assert all("revealed" not in f for f in shown[:-1])
     assert all(r["mission"] for r in shown[-1]["revealed"])
     assert all(r["label"] == "revealed after the match" for r in shown[-1]["revealed"])
+
+
+def _crosses(
+    p: tuple[int, int], q: tuple[int, int], r: tuple[int, int], s: tuple[int, int]
+) -> bool:
+    def side(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> int:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    return side(p, q, r) * side(p, q, s) < 0 and side(r, s, p) * side(r, s, q) < 0
+
+
+@pytest.mark.parametrize("game", ["classic", "europe"])
+def test_no_two_drawn_lines_of_a_layout_cross(game: str) -> None:
+    shown = layout(game)
+    assert shown is not None
+    at = {t["id"]: (t["x"], t["y"]) for t in shown["territories"]}
+    wrap = {tuple(w) for w in shown.get("wrap", [])}  # drawn off the map's edges instead
+    lines = [
+        tuple(link) for link in shown["links"] + shown.get("sea", []) if tuple(link) not in wrap
+    ]
+    crossing = [
+        (a, b, c, d)
+        for i, (a, b) in enumerate(lines)
+        for c, d in lines[i + 1 :]
+        if len({a, b, c, d}) == 4 and _crosses(at[a], at[b], at[c], at[d])
+    ]
+    assert crossing == []
