@@ -249,7 +249,14 @@ def bot_page(request: Request, name: str, db: StoreDep) -> HTMLResponse:
         )
         entry["history_points"] = len(mine)
     statuses = sorted({s for row in detail["faults"] for s in row["faults"]})
-    context = {"bot": detail, "statuses": statuses}
+    faults_svg = plots.stacked_bars(
+        [(row["name"], row["faults"]) for row in detail["faults"]],
+        statuses,
+        f"{name}: faults per tournament",
+        "tournament (oldest first)",
+        "faulty seats",
+    )
+    context = {"bot": detail, "statuses": statuses, "faults_svg": faults_svg}
     return TEMPLATES.TemplateResponse(request, "bot.html", context)
 
 

@@ -47,13 +47,22 @@ def _label(value: float) -> str:
     return f"{value:g}"
 
 
-def _axes(frame: Frame, x_label: str, y_label: str, x_ticks: list[float] | None = None) -> str:
+def _axes(
+    frame: Frame,
+    x_label: str,
+    y_label: str,
+    x_ticks: list[float] | None = None,
+    counts: bool = False,
+) -> str:
+    """Axes with ticks and labels (``counts``: whole-number ticks on the y axis only)."""
     bottom, right = HEIGHT - BOTTOM, WIDTH - RIGHT
     parts = [
         f'<line class="axis" x1="{LEFT}" y1="{bottom}" x2="{right}" y2="{bottom}"/>',
         f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom}"/>',
     ]
     for value in ticks(frame.y0, frame.y1):
+        if counts and not float(value).is_integer():
+            continue
         y = frame.y(value)
         parts.append(f'<line class="grid" x1="{LEFT}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}"/>')
         parts.append(
@@ -141,10 +150,50 @@ def bars(counts: list[tuple[str, int]], title: str, x_label: str, y_label: str) 
             f'<text class="tick" x="{x + slot * 0.35:.1f}" y="{y - 3:.1f}" '
             f'text-anchor="middle">{count}</text>'
         )
-    axes = _axes(frame, x_label, y_label, x_ticks=[])
+    axes = _axes(frame, x_label, y_label, x_ticks=[], counts=True)
     names = "".join(
         f'<text class="tick" x="{frame.x(i + 0.5):.1f}" y="{HEIGHT - BOTTOM + 16}" '
         f'text-anchor="middle">{escape(label)}</text>'
         for i, (label, _) in enumerate(counts)
     )
     return _svg("bars", title, axes + names + "".join(parts))
+
+
+def stacked_bars(
+    columns: list[tuple[str, dict[str, int]]],
+    keys: list[str],
+    title: str,
+    x_label: str,
+    y_label: str,
+) -> Markup:
+    """A bar per column made of one block per key (e.g. per tournament, its faults by status)."""
+    top = max([sum(counts.values()) for _, counts in columns] + [1])
+    frame = Frame(0, len(columns), 0, top)
+    slot = (WIDTH - LEFT - RIGHT) / max(len(columns), 1)
+    parts = []
+    for i, (label, counts) in enumerate(columns):
+        base = 0
+        for k, key in enumerate(keys):
+            count = counts.get(key, 0)
+            if not count:
+                continue
+            y_top, y_bottom = frame.y(base + count), frame.y(base)
+            parts.append(
+                f'<rect class="bar key-{k}" x="{frame.x(i) + slot * 0.15:.1f}" y="{y_top:.1f}" '
+                f'width="{slot * 0.7:.1f}" height="{y_bottom - y_top:.1f}" '
+                f'data-label="{escape(label)}" data-key="{escape(key)}" data-count="{count}">'
+                f"<title>{escape(label)}: {escape(key)} {count}</title></rect>"
+            )
+            base += count
+        parts.append(
+            f'<text class="tick" x="{frame.x(i + 0.5):.1f}" y="{HEIGHT - BOTTOM + 16}" '
+            f'text-anchor="middle">{escape(label)}</text>'
+        )
+    legend = "".join(
+        f'<rect class="bar key-{k}" x="{WIDTH - RIGHT - 110}" y="{TOP + 14 * k}" width="10" '
+        f'height="10"/><text class="tick" x="{WIDTH - RIGHT - 96}" y="{TOP + 14 * k + 9}">'
+        f"{escape(key)}</text>"
+        for k, key in enumerate(keys)
+    )
+    body = _axes(frame, x_label, y_label, x_ticks=[], counts=True) + "".join(parts) + legend
+    return _svg("stacked-bars", title, body)

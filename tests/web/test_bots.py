@@ -164,6 +164,11 @@ def test_faults_are_counted_per_tournament_and_status(faulty_db: Path):
     row = table[table.index(f'data-tournament="{tournaments["web-classic"]}"') :]
     row = row[: row.index("</tr>")]
     assert re.findall(r"<td>(\d+)</td>", row) == ["3", "0", "1"]  # matches, CRASH, TIMEOUT
+    plot = page[page.index('<svg class="plot stacked-bars"') :]
+    plot = plot[: plot.index("</svg>")]
+    drawn = re.findall(r'data-label="([^"]+)" data-key="([^"]+)" data-count="(\d+)"', plot)
+    assert drawn == [("web-classic", "TIMEOUT", "1"), ("web-europe", "CRASH", "1")]
+    assert "tournament (oldest first)" in plot and "faulty seats" in plot
 
 
 def test_unknown_bots_get_404_pages_and_json(client: TestClient):
