@@ -247,9 +247,9 @@
     }
   }
 
-  drawBoard();
   wire();
   load().then(() => {
+    drawBoard();  // only now: every territory drawn carries its owner and armies
     buildLog();
     viewer.dataset.loaded = "true";
     go(0);
