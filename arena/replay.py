@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from arena.errors import ArenaError, ReplayError
 from arena.games import load as load_game
-from arena.games.api import Game
+from arena.games.api import Game, Step
 
 FORMAT = "risk-arena-replay"
 VERSION = 1
@@ -46,25 +46,32 @@ class ReplayWriter:
 def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and the records of a replay file."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ReplayError(f"cannot read replay {str(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"{path}: not UTF-8 text: {exc.reason}") from None
+    return parse(text, str(path))
+
+
+def parse(text: str, where: str = "replay") -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the records of a replay's JSON lines (a file's, or a stored one's)."""
     records = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ReplayError(f"{path}:{number}: not JSON ({exc.msg})") from None
+            raise ReplayError(f"{where}:{number}: not JSON ({exc.msg})") from None
         if not isinstance(record, dict):
-            raise ReplayError(f"{path}:{number}: a record must be a JSON object")
+            raise ReplayError(f"{where}:{number}: a record must be a JSON object")
         records.append(record)
     if not records or records[0].get("format") != FORMAT:
-        raise ReplayError(f"{path}: not a Risk Arena replay (no {FORMAT!r} header)")
+        raise ReplayError(f"{where}: not a Risk Arena replay (no {FORMAT!r} header)")
     header = records[0]
     if header.get("version") != VERSION:
-        raise ReplayError(f"{path}: replay version {header.get('version')!r}, expected {VERSION}")
+        raise ReplayError(f"{where}: replay version {header.get('version')!r}, expected {VERSION}")
     return header, records[1:]
 
 
@@ -126,18 +133,37 @@ def _asked(game: Game[Any, Any, Any], state: Any, record: dict[str, Any]) -> str
     return None  # a one-seat record of a joint decision is a replay of before joint records
 
 
-def verify(path: Path) -> Verification:
-    """Re-play a replay file through the game and compare every decision asked, every event
-    and the result."""
-    header, records = read(path)
+def start(header: dict[str, Any]) -> tuple[Game[Any, Any, Any], Any]:
+    """The game a replay was played under and its position before the first record."""
     game = game_from_header(header)
     seed = header.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ReplayError(f"the replay header's seed must be an integer, got {seed!r}")
     try:
-        state = game.new_game(seed, declarations_from_header(header))
+        return game, game.new_game(seed, declarations_from_header(header))
     except (ArenaError, TypeError, ValueError) as exc:
         raise ReplayError(f"the replay header cannot start a game: {exc}") from None
+
+
+def apply_record(game: Game[Any, Any, Any], state: Any, record: dict[str, Any]) -> Step[Any] | None:
+    """Re-apply one record (a decision, a joint answer or a forfeit) through the game; None
+    for a record that changes nothing (rejections, timeouts, debug text, the result)."""
+    kind = record.get("type")
+    if kind == "decision":
+        return game.apply(state, record["seat"], game.action_from_dict(record["action"]))
+    if kind == "joint":
+        answers = {a["seat"]: game.action_from_dict(a["action"]) for a in record["answers"]}
+        return game.apply_joint(state, answers)
+    if kind == "forfeit":
+        return game.forfeit(state, record["seat"])
+    return None
+
+
+def verify(path: Path) -> Verification:
+    """Re-play a replay file through the game and compare every decision asked, every event
+    and the result."""
+    header, records = read(path)
+    game, state = start(header)
     for number, record in enumerate(records, 2):
         kind = record.get("type")
         try:
@@ -145,15 +171,7 @@ def verify(path: Path) -> Verification:
                 wrong = _asked(game, state, record)
                 if wrong is not None:
                     return Verification(False, number, f"line {number}: {wrong}")
-            if kind == "decision":
-                action = game.action_from_dict(record["action"])
-                step = game.apply(state, record["seat"], action)
-            elif kind == "joint":
-                answers = {a["seat"]: game.action_from_dict(a["action"]) for a in record["answers"]}
-                step = game.apply_joint(state, answers)
-            elif kind == "forfeit":
-                step = game.forfeit(state, record["seat"])
-            elif kind == "result":
+            if kind == "result":
                 outcome = game.outcome(state)
                 got = None if outcome is None else list(outcome.places)
                 if got != record.get("places_by_seat"):
@@ -164,7 +182,8 @@ def verify(path: Path) -> Verification:
                         f"game gives {got}",
                     )
                 continue
-            else:
+            step = apply_record(game, state, record)
+            if step is None:
                 continue
         except (ArenaError, KeyError, TypeError) as exc:
             return Verification(False, number, f"line {number}: {kind} cannot be applied: {exc}")

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from threading import Lock
 from typing import Any, Protocol
 
+from arena import replay
 from arena.errors import ArenaError, ReplayError
 from arena.games.api import Game
-from arena.replay import FORMAT, declarations_from_header, game_from_header
 
 Frame = dict[str, Any]
 
@@ -67,14 +67,10 @@ class _Events:
 def parse(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and records of a replay's JSONL (as ``store.replay`` gives it)."""
     try:
-        records = [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReplayError(f"the stored replay is not JSON lines: {exc}") from None
-    if not records or not isinstance(records[0], dict) or records[0].get("format") != FORMAT:
-        raise ReplayError(f"not a Risk Arena replay (no {FORMAT!r} header)")
-    if not all(isinstance(r, dict) for r in records):
-        raise ReplayError("a replay record must be a JSON object")
-    return records[0], records[1:]
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"the stored replay is not UTF-8 text: {exc.reason}") from None
+    return replay.parse(text, "the stored replay")
 
 
 def _spectator(header: dict[str, Any], game: Game[Any, Any, Any], state: Any) -> Spectator:
@@ -85,19 +81,6 @@ def _spectator(header: dict[str, Any], game: Game[Any, Any, Any], state: Any) ->
     return factory(header, game, state)
 
 
-def _apply(game: Game[Any, Any, Any], state: Any, record: dict[str, Any]) -> Any:
-    """The position after ``record`` (records that change nothing leave it as it is)."""
-    kind = record.get("type")
-    if kind == "decision":
-        return game.apply(state, record["seat"], game.action_from_dict(record["action"])).state
-    if kind == "joint":
-        answers = {a["seat"]: game.action_from_dict(a["action"]) for a in record["answers"]}
-        return game.apply_joint(state, answers).state
-    if kind == "forfeit":
-        return game.forfeit(state, record["seat"]).state
-    return state
-
-
 def _seats(record: dict[str, Any]) -> list[int]:
     if isinstance(record.get("answers"), list):
         return [int(a["seat"]) for a in record["answers"]]
@@ -106,14 +89,7 @@ def _seats(record: dict[str, Any]) -> list[int]:
 
 def frames(header: dict[str, Any], records: list[dict[str, Any]]) -> list[Frame]:
     """Every frame of a replay: the start, then one per record."""
-    game = game_from_header(header)
-    seed = header.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ReplayError(f"the replay header's seed must be an integer, got {seed!r}")
-    try:
-        state = game.new_game(seed, declarations_from_header(header))
-    except (ArenaError, TypeError, ValueError) as exc:
-        raise ReplayError(f"the replay header cannot start a game: {exc}") from None
+    game, state = replay.start(header)
     spectator = _spectator(header, game, state)
     found: list[Frame] = [
         {
@@ -128,9 +104,11 @@ def frames(header: dict[str, Any], records: list[dict[str, Any]]) -> list[Frame]
     ]
     for step, record in enumerate(records, 1):
         try:
-            state = _apply(game, state, record)
+            applied = replay.apply_record(game, state, record)
         except (ArenaError, KeyError, TypeError, ValueError) as exc:
             raise ReplayError(f"record {step} cannot be applied: {exc}") from None
+        if applied is not None:
+            state = applied.state
         found.append(
             {
                 "step": step,
