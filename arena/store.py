@@ -847,14 +847,17 @@ class Store:
         params: tuple[str, ...] = (pool,)
         if tournament_id is not None:
             where, params = where + " AND m.tournament_id = ?", (pool, tournament_id)
-        seats = self._rows(
-            "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99"
-            f" FROM seats s JOIN matches m ON m.id = s.match_id {where}",
-            params,
-        )
-        grouped: dict[str, list[dict[str, Any]]] = {}
+        # Every seat of the pool: plain tuples, not dicts (a large pool has tens of thousands,
+        # and building a dict per row was most of a leaderboard's time).
+        with _translated(self.path, "read"):
+            seats = self.db.execute(
+                "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99"
+                f" FROM seats s JOIN matches m ON m.id = s.match_id {where}",
+                params,
+            ).fetchall()
+        grouped: dict[str, list[_PlayedSeat]] = {}
         for seat in seats:
-            grouped.setdefault(seat["version_id"], []).append(seat)
+            grouped.setdefault(seat[0], []).append(seat)
         info = {
             row["id"]: row
             for row in self._rows(
@@ -1059,13 +1062,17 @@ def _nearest_rank(values: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
-def _leaderboard_row(info: dict[str, Any], played: list[dict[str, Any]]) -> dict[str, Any]:
+_PlayedSeat = tuple[str, int, str, float | None, float | None]
+"""A seat of a leaderboard: version id, place, status, think p50 and p99."""
+
+
+def _leaderboard_row(info: dict[str, Any], played: list[_PlayedSeat]) -> dict[str, Any]:
     faults: dict[str, int] = {}
-    for seat in played:
-        if seat["status"] != "OK":
-            faults[seat["status"]] = faults.get(seat["status"], 0) + 1
-    p50s = [s["think_ms_p50"] for s in played if s["think_ms_p50"] is not None]
-    p99s = [s["think_ms_p99"] for s in played if s["think_ms_p99"] is not None]
+    for _, _, status, _, _ in played:
+        if status != "OK":
+            faults[status] = faults.get(status, 0) + 1
+    p50s = [s[3] for s in played if s[3] is not None]
+    p99s = [s[4] for s in played if s[4] is not None]
     tail = _nearest_rank(p99s, 0.95) if p99s else None
     return {
         "bot": info["bot"],
@@ -1075,8 +1082,8 @@ def _leaderboard_row(info: dict[str, Any], played: list[dict[str, Any]]) -> dict
         "sigma": info["sigma"],
         "games": info["games"] or 0,
         "matches": len(played),
-        "wins": sum(1 for s in played if s["place"] == 1),
-        "avg_place": statistics.fmean(s["place"] for s in played),
+        "wins": sum(1 for s in played if s[1] == 1),
+        "avg_place": statistics.fmean(s[1] for s in played),
         "faults": dict(sorted(faults.items())),
         "think_ms_p50": statistics.median(p50s) if p50s else None,
         "think_ms_p99_p95": tail,
