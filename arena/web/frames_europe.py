@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.games.api import Game
 from arena.games.europe.missions import MISSIONS
-from arena.games.europe.narrate import Narrator, _record_line
+from arena.games.europe.narrate import Narrator, record_line
 
 REVEALED = "revealed after the match"
 PUBLIC = ("army", "mercenary", "alive", "controller", "coins", "crowns", "crown_cards")
@@ -36,7 +36,7 @@ class EuropeSpectator:
     def lines(self, record: dict[str, Any]) -> list[str]:
         found = []
         if record.get("type") in ("rejected", "timeout", "forfeit"):
-            found.append(_record_line(self.narrator, record))
+            found.append(record_line(self.narrator, record))
         found += [text for e in record.get("events", []) if (text := self.narrator.event(e))]
         if record.get("type") == "result":
             found.append(self.narrator.result(record))

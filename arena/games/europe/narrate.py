@@ -343,7 +343,7 @@ def replay_blocks(header: dict[str, Any], records: list[dict[str, Any]]) -> Iter
     """Whether the round's end block is open (its first end-of-round event has come)."""
     for record in records:
         if record.get("type") in ("rejected", "timeout", "forfeit"):
-            block += wrap(_record_line(narrator, record), INDENT)
+            block += wrap(record_line(narrator, record), INDENT)
         for event in record.get("events", []):
             kind = event.get("type")
             line = narrator.event(event)
@@ -377,7 +377,7 @@ def wrap(line: str, indent: str) -> list[str]:
     ) or [indent.rstrip()]
 
 
-def _record_line(narrator: Narrator, record: dict[str, Any]) -> str:
+def record_line(narrator: Narrator, record: dict[str, Any]) -> str:
     who = narrator.army(int(record.get("seat", -1)))
     if record["type"] == "rejected":
         return f"✗ {who}'s answer rejected: {record.get('reason')}"
