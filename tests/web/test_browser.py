@@ -157,14 +157,12 @@ def test_bot_page_shows_its_rating_plot(
 # -- the replay viewer against the engine ---------------------------------------------------
 
 
-def engine_positions(replay_bytes: bytes, folder: Path) -> list[dict[str, tuple[int, int]]]:
-    """{territory: (owner, armies)} after each step of a classic replay: step 0 is the start,
-    step n follows the n-th record (records that change nothing repeat the position)."""
-    path = folder / "replay.jsonl"
-    path.write_bytes(replay_bytes)
-    header, records = replay.read(path)
-    game = replay.game_from_header(header)
-    state = game.new_game(header["seed"], replay.declarations_from_header(header))
+def engine_positions(replay_bytes: bytes) -> list[dict[str, tuple[int, int]]]:
+    """{territory: (owner, armies)} after each step of a classic replay, re-played through the
+    game: step 0 is the start, step n follows the n-th record (records that change nothing
+    repeat the position)."""
+    header, records = replay.parse(replay_bytes.decode("utf-8"))
+    game, state = replay.start(header)
     names = game.board()["territories"]
 
     def position() -> dict[str, tuple[int, int]]:
@@ -172,14 +170,8 @@ def engine_positions(replay_bytes: bytes, folder: Path) -> list[dict[str, tuple[
 
     positions = [position()]
     for record in records:
-        kind = record["type"]
-        if kind == "decision":
-            state = game.apply(state, record["seat"], game.action_from_dict(record["action"])).state
-        elif kind == "joint":
-            answers = {a["seat"]: game.action_from_dict(a["action"]) for a in record["answers"]}
-            state = game.apply_joint(state, answers).state
-        elif kind == "forfeit":
-            state = game.forfeit(state, record["seat"]).state
+        step = replay.apply_record(game, state, record)
+        state = state if step is None else step.state
         positions.append(position())
     return positions
 
@@ -207,7 +199,7 @@ def test_match_replay_steps_through_the_engines_positions(
     url, db = served
     with open_store(db, read_only=True) as store:
         match = next(m for m in store.matches() if m["game"] == "classic")
-        positions = engine_positions(store.replay(match["id"]), tmp_path)
+        positions = engine_positions(store.replay(match["id"]))
     names = list(positions[0])
     open_page(browser, f"{url}/matches/{match['id']}", tmp_path / "match.png")
     poll("the map", lambda: len(shown_map(browser, names)) == len(names))
