@@ -6,7 +6,8 @@ whichever game, referee or runner asks. Games derive their random streams from i
 seeds.
 
 A seat's ``bot_seed`` is keyed as well: HMAC-SHA-256 under the installation's secret key
-(32 random bytes in ``$ARENA_HOME/secret``, mode 0600, made on first use), so nothing a seat
+(32 random bytes in ``$ARENA_HOME/secret``, mode 0600, made on first use; or the 64 hex
+digits of ``$ARENA_SECRET``, to share one key between machines), so nothing a seat
 receives leads back to the match seed, from which every die and card could be foreseen. On
 one installation the same seed still gives the same bot seeds. Default seeds are drawn from
 63 bits (they are stored as SQLite integers), out of reach of a brute-force search.
@@ -24,6 +25,7 @@ from arena.errors import ConfigError
 from arena.paths import results_home
 
 KEY_FILE = "secret"
+KEY_ENV = "ARENA_SECRET"
 KEY_BYTES = 32
 SEED_BITS = 63
 
@@ -43,8 +45,18 @@ def new_seed() -> int:
 
 
 def installation_key(home: Path | None = None) -> bytes:
-    """The installation's secret key (``$ARENA_HOME/secret``), made on first use: created
-    exclusively with mode 0600, so two processes making it at once agree on one key."""
+    """The installation's secret key: ``$ARENA_SECRET`` (hex) when set, else
+    ``$ARENA_HOME/secret``, made on first use: created exclusively with mode 0600, so two
+    processes making it at once agree on one key."""
+    shared = os.environ.get(KEY_ENV) if home is None else None
+    if shared:
+        try:
+            key = bytes.fromhex(shared)
+        except ValueError:
+            key = b""
+        if len(key) != KEY_BYTES:
+            raise ConfigError(f"{KEY_ENV} must be {2 * KEY_BYTES} hex digits ({KEY_BYTES} bytes)")
+        return key
     path = ((home or results_home()) / KEY_FILE).resolve()
     key = _KEYS.get(path)
     if key is not None:

@@ -1,33 +1,31 @@
 """Shared pytest setup: results go to a temporary ARENA_HOME so tests never touch ./results.
 
-Every test's home is one installation with a fixed secret key, so a seed gives the same bot
-seeds (and so the same games) in every run, as it does on one real installation."""
+Every test runs on one installation with a fixed secret key (``ARENA_SECRET``, inherited by
+the processes a test starts), so a seed gives the same bot seeds, and so the same games, in
+every run, as it does on one real installation."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
 TEST_KEY = bytes(range(32))
-"""The installation key of every test's results home (a real one is random)."""
+"""The tests' installation key (a real one is random)."""
 
 
-def same_key_home(home: Path) -> Path:
-    """``home`` made (if need be) with the tests' installation key in it."""
-    from arena.seeds import KEY_FILE
-
-    home.mkdir(parents=True, exist_ok=True)
-    key = home / KEY_FILE
-    if not key.exists():
-        key.write_bytes(TEST_KEY)
-        key.chmod(0o600)
-    return home
+@pytest.fixture(autouse=True, scope="session")
+def _one_installation() -> Iterator[None]:
+    """The key for the whole session, so fixtures of any scope (set up before the per-test
+    ones) play under it too."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ARENA_SECRET", TEST_KEY.hex())
+        yield
 
 
 @pytest.fixture(autouse=True)
 def _isolated_results(tmp_path, monkeypatch):
-    monkeypatch.setenv("ARENA_HOME", str(same_key_home(tmp_path / "results")))
+    monkeypatch.setenv("ARENA_HOME", str(tmp_path / "results"))
 
 
 @pytest.fixture(params=["fast", "wire"])

@@ -76,5 +76,16 @@ def test_a_match_replay_is_private_and_its_bot_seeds_are_keyed(
     assert stat.S_IMODE(replay.stat().st_mode) == 0o600
     assert stat.S_IMODE(replay.parent.stat().st_mode) == 0o700
     assert result["seed"] < 2**63
-    home = Path(os.environ["ARENA_HOME"])
-    assert (home / seeds.KEY_FILE).exists()
+    key = bytes.fromhex(os.environ[seeds.KEY_ENV])  # the tests' shared installation key
+    assert seeds.installation_key() == key
+
+
+def test_a_key_shared_through_the_environment_wins_and_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(seeds.KEY_ENV, "ab" * 32)
+    assert seeds.installation_key() == bytes([0xAB]) * 32
+    assert not (Path(os.environ["ARENA_HOME"]) / seeds.KEY_FILE).exists()  # no file made
+    monkeypatch.setenv(seeds.KEY_ENV, "not hex")
+    with pytest.raises(seeds.ConfigError, match="ARENA_SECRET must be 64 hex digits"):
+        seeds.installation_key()

@@ -32,6 +32,7 @@ from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import verify
+from arena.seeds import bot_seed
 from tests.fixtures.v1 import record_session, v1pb
 from tests.node import node_major
 
@@ -59,7 +60,9 @@ ENDS = {"domination", "mission", "capitals", "round_limit"}
 
 VARYING: dict[str, tuple[str, ...]] = {
     "welcome": ("referee_version",),  # the referee's release label, not part of the contract
-    "match_start": ("match_id",),  # a fresh random id per match
+    # A fresh random id per match; the bot seed is keyed by the installation's secret now
+    # (checked below to be the keyed one), so it differs from the recording's.
+    "match_start": ("match_id", "bot_seed"),
     "decision": ("match_id", "deadline_ms", "time_bank_ms", "server_time_ms"),  # clocks
     "match_end": ("match_id",),
 }
@@ -334,6 +337,8 @@ def _check_varying(v1: v1pb.V1, frames: list[bytes], match_id: str) -> None:
     messages = [v1.RefereeMessage.FromString(data) for data in frames]
     assert messages[0].welcome.referee_version and messages[0].welcome.protocol_version == 1
     assert messages[1].match_start.match_id == match_id
+    start = messages[1].match_start
+    assert start.bot_seed == bot_seed(record_session.SEED, start.seat)
     assert messages[-1].match_end.match_id == match_id
     decisions = [m.decision for m in messages if m.WhichOneof("message") == "decision"]
     assert decisions

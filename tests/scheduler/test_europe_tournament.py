@@ -34,7 +34,6 @@ from tests.scheduler.test_tournament import (
     only_tournament_id,
     query,
     recorded_count,
-    same_installation,
     stored_ratings,
     tournament_args,
     tournaments,
@@ -145,7 +144,6 @@ def test_resume_after_kill_9_of_the_scheduler(tmp_path: Path, monkeypatch) -> No
     # The same tournament run without interruption rates every bot exactly the same: the
     # ratings are applied in plan order, whatever was recorded before the kill.
     monkeypatch.setenv("ARENA_HOME", str(base / "uninterrupted"))
-    same_installation(base)
     ok(*args)
     assert db_path() != base / "arena.db"
     assert stored_ratings().keys() == resumed.keys()

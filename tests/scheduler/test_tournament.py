@@ -33,7 +33,6 @@ from typing import Any
 import pytest
 
 from arena.bots import find_bot, run_setup, setup_marker
-from arena.seeds import KEY_FILE, installation_key
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 if not Path(ARENA).exists():  # pragma: no cover - an install without the venv layout
@@ -482,23 +481,10 @@ def test_ratings_do_not_depend_on_the_worker_count(monkeypatch: pytest.MonkeyPat
 
 
 def _js_ready_copy(base: Path) -> None:
-    """Carry the js-random setup note from the test's first home into the current one, and
-    the installation's key (bot seeds are keyed by it: another key, other games)."""
+    """Carry the js-random setup note from the test's first home into the current one."""
     marker_dir = base / "setup"
     if marker_dir.is_dir():
         shutil.copytree(marker_dir, home() / "setup", dirs_exist_ok=True)
-    same_installation(base)
-
-
-def same_installation(base: Path) -> None:
-    """Make the current home the same installation as ``base``: the same secret key, so the
-    same seeds give the same bot seeds (and so the same games)."""
-    key = installation_key(base)
-    target = home() / KEY_FILE
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not target.exists():
-        target.write_bytes(key)
-        target.chmod(0o600)
 
 
 # ------------------------------------------------------------- 3. kill -9 of the scheduler
@@ -976,7 +962,7 @@ def test_forfeits_rate_the_same_live_and_after_a_rebuild(tmp_path: Path) -> None
     board = json.loads(
         ok(
             *tournament_args(
-                bots=["aggressive", "random", str(bot)], seats=3, max_rounds=60, seed=3
+                bots=["aggressive", "random", str(bot)], seats=3, max_rounds=60, seed=1
             )
         )
     )

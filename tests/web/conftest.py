@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 
 from arena.cli import main
 from arena.web.app import create_app
-from tests.conftest import same_key_home
 
 TOURNAMENTS = (
     ["--bot", "random", "--bot", "aggressive", "--bot", "continent", "--seats", "3",
@@ -31,7 +30,7 @@ def fill(db: Path) -> None:
 
 @pytest.fixture(scope="session")
 def results_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = same_key_home(tmp_path_factory.mktemp("web-home"))
+    home = tmp_path_factory.mktemp("web-home")
     db = home / "arena.db"
     before = os.environ.get("ARENA_HOME")
     os.environ["ARENA_HOME"] = str(home)

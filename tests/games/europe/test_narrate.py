@@ -95,58 +95,70 @@ def test_a_seeded_replay_tells_the_setup_rounds_turns_battles_and_the_end(seed3:
     text = said(blocks)
     setup = logical(blocks[0])
     assert setup[0] == (
-        "  Bids for the First Player Marker: random (seat 0) 0, random (seat 1) 1, "
-        "random (seat 2) 1, random (seat 3) 0"
+        "  Bids for the First Player Marker: random (seat 0) 4, random (seat 1) 4, "
+        "random (seat 2) 1, random (seat 3) 4"
     )
     assert setup[1:3] == [
-        "  Tie for the First Player Marker: rolls random (seat 1) 3, random (seat 2) 5",
-        "  random (seat 2) takes the First Player Marker for 1 coin",
+        "  Tie for the First Player Marker: rolls random (seat 0) 3, random (seat 1) 5, "
+        "random (seat 3) 2",
+        "  random (seat 1) takes the First Player Marker for 4 coins",
     ]
-    assert "  random (seat 2) founds a kingdom in Madrid (León-Castile) with 10 footmen" in setup[3]
-    assert any("Paris (France) with 5 footmen and 5 in Brittany" in line for line in setup)
+    assert setup[3] == (
+        "  random (seat 1) founds a kingdom in Berlin (Saxony) with 7 footmen and 3 in "
+        "Lorraine, a castle (+4 coins)"
+    )
     assert logical(blocks[1])[0] == (
-        "Round 1 · turn order: random (seat 2), random (seat 3), random (seat 0), random (seat 1)"
+        "Round 1 · turn order: random (seat 1), random (seat 2), random (seat 3), random (seat 0)"
     )
     assert "  random (seat 0) chose 2 cards" in blocks[1]
     assert blocks[2][0] == (
-        "Round 1 · turn 1 · random (seat 2) reveals card 6 (split expand or manoeuvre)"
+        "Round 1 · turn 1 · random (seat 1) reveals card 7 (split expand or manoeuvre)"
     )
     assert "  King Me: random (seat 3) takes the First Player Marker" in text
-    assert "  Spend 6 coins: 2 cavalry in Constantinople" in text
-    assert "  Expand: Smolensk → Polotsk with 1 footman (claims Polotsk)" in text
-    assert "  Expand: Brittany → Ireland with 4 footmen (claims Ireland and Dublin: +2 coins)" in (
+    assert "  Spend 7 coins: 7 footmen in Polotsk" in text
+    assert "  Spend 9 coins: castle in Denmark" in text
+    assert "  Expand: Rusland → Polotsk with 2 footmen (claims Polotsk)" in text
+    assert "  Expand: Pomerania → Poland with 1 footman (claims Poland and Warsaw: +2 coins)" in (
         text
     )
-    assert "  Expand: León-Castile → Brittany with 2 footmen (challenges random (seat 0))" in text
-    assert "  Manoeuvre: Smolensk → Rusland with 2 footmen" in text
-    assert "  Tax Constantinople: 4 coins (network of 2 territories)" in text
+    assert "  Expand: Polotsk → Poland with 5 footmen (challenges random (seat 1))" in text
+    assert "  Manoeuvre: Lorraine → Saxony with 3 footmen" in text
+    assert "  Tax Berlin: 8 coins (network of 5 territories)" in text
     assert re.search(
         r"Tax Paris: \d+ coins \(network of \d+ territories; Officer in Training", text
     )
     assert re.search(r"  Fortify \w+: \+\d footmen", text)
-    assert re.search(r"  Siege Assault: .+ → .+'s .+: \d+ dice [1-6 ]+, \d hits?", text)
-    battle = next(b for b in blocks if b[0].startswith("Round 2 · battle for Brittany"))
+    battle = next(b for b in blocks if b[0].startswith("Round 5 · battle for Poland"))
     assert battle == [
-        "Round 2 · battle for Brittany: random (seat 2) (2 footmen) attacks random (seat 0) "
-        "(5 footmen, 2",
+        "Round 5 · battle for Poland: random (seat 0) (5 footmen) attacks random (seat 1) "
+        "(2 footmen, 2",
         "    cavalry)",
         "  Rank 3, cavalry: attacker no dice → 0 hits; defender 5 4 → 2 hits",
-        "  random (seat 2) loses 2 footmen",
-        "  random (seat 0) holds Brittany",
+        "  random (seat 0) loses 2 footmen",
+        "  Rank 4, general attack: attacker 4 3 2 → 0 hits; defender 5 3 → 2 hits",
+        "  random (seat 0) loses 2 footmen",
+        "  Rank 3, cavalry (repetition 2): attacker no dice → 0 hits; defender 6 1 → 1 hit",
+        "  random (seat 0) loses 1 footman",
+        "  random (seat 1) holds Poland",
     ]
     assert re.search(r"  Rank 4, general attack.*: attacker [1-6 ]+ → \d hits?; defender", text)
-    assert re.search(r"  Rank 1, siege weapons \(repetition 2\)", text)
     assert re.search(r"  random \(seat \d\) takes \w+", text)
     assert (
-        "End of round 1\n  Crowns: random (seat 0) 1, random (seat 1) 1, random (seat 2) 1, "
+        "End of round 1\n  Crowns: random (seat 0) 1, random (seat 1) 1, random (seat 2) 2, "
         in text
     )
     assert logical(blocks[-1])[-2:] == [
         "  Game over: the round limit is reached",
-        "Result after 30 rounds: winner random (seat 0); places: random (seat 0) 1st, "
-        "random (seat 1) 2nd, random (seat 2) 4th, random (seat 3) 3rd",
+        "Result after 30 rounds: winner random (seat 3); places: random (seat 0) 4th, "
+        "random (seat 1) 3rd, random (seat 2) 2nd, random (seat 3) 1st",
     ]
     assert all(len(line) <= narrate.WIDTH for line in lines_of(blocks))
+
+
+def test_siege_weapons_are_told_with_their_dice(replays: dict[tuple[int, bool, int], Path]):
+    told_all = "\n".join(said(told(path)) for path in replays.values())
+    assert re.search(r"  Siege Assault: .+ → .+'s .+: \d+ dice [1-6 ]+, \d hits?", told_all)
+    assert re.search(r"  Rank 1, siege weapons \(repetition \d+\)", told_all)
 
 
 def test_a_round_has_a_block_per_turn_and_battle_and_one_for_its_end(seed3: Path):
@@ -160,15 +172,17 @@ def test_a_round_has_a_block_per_turn_and_battle_and_one_for_its_end(seed3: Path
 
 def test_mercenary_armies_bids_controllers_and_missions_are_told(tmp_path: Path):
     text = said(told(play(tmp_path, 2, 4, "missions=true")))
-    assert "Round 1 · turn order: random (seat 1), random (seat 0), mercenary army 2, " in text
+    assert (
+        "Round 1 · turn order: random (seat 0), random (seat 1), mercenary army 2, mercenary army 3"
+    ) in text
     assert (
         "  Mercenary bids: army 2: random (seat 0) 0, random (seat 1) 0; army 3: random "
-        "(seat 0) 0, random (seat 1) 1"
+        "(seat 0) 2, random (seat 1) 1"
     ) in text
     assert "  mercenary army 2: no bid, nobody controls it this round" in text
-    assert "  random (seat 1) controls mercenary army 3 this round (1 coin)" in text
-    assert "  random (seat 1) chose 2 cards for mercenary army 3" in text
-    assert "mercenary army 3 (played by random (seat 1)) reveals card 5" in text
+    assert "  random (seat 0) controls mercenary army 3 this round (2 coins)" in text
+    assert "  random (seat 0) chose 2 cards for mercenary army 3" in text
+    assert "mercenary army 3 (played by random (seat 0)) reveals card 3" in text
     assert "  random (seat 0) kept a mission" in text
     assert re.search(
         r"completes a mission \(\+1 crown; from next round \+\d \w+ on each \w+\): .+\.", text
