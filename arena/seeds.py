@@ -58,9 +58,9 @@ def installation_key(home: Path | None = None) -> bytes:
             raise ConfigError(f"{KEY_ENV} must be {2 * KEY_BYTES} hex digits ({KEY_BYTES} bytes)")
         return key
     path = ((home or results_home()) / KEY_FILE).resolve()
-    key = _KEYS.get(path)
-    if key is not None:
-        return key
+    known = _KEYS.get(path)
+    if known is not None:
+        return known
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -652,6 +652,18 @@ class Store:
                 del row[key]
         return rows
 
+    def change_marks(self) -> tuple[int, ...]:
+        """Marks that move whenever a leaderboard could change: matches recorded and the newest
+        one, and the rating changes (a ``ratings rebuild`` rewrites them with new rowids)."""
+        row = self._one(
+            "SELECT (SELECT COUNT(*) FROM matches) AS matches,"
+            " (SELECT COALESCE(MAX(rowid), 0) FROM matches) AS newest,"
+            " (SELECT COUNT(*) FROM rating_history) AS changes,"
+            " (SELECT COALESCE(MAX(rowid), 0) FROM rating_history) AS last_change"
+        )
+        assert row is not None
+        return (row["matches"], row["newest"], row["changes"], row["last_change"])
+
     def match_count(self) -> tuple[int, int]:
         """(matches recorded, the rowid of the newest one or 0)."""
         row = self._one("SELECT COUNT(*) AS n, COALESCE(MAX(rowid), 0) AS newest FROM matches")

@@ -4,13 +4,16 @@ token, and bad input answered with a proper page or JSON error."""
 from __future__ import annotations
 
 import html
+import shutil
 import sqlite3
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from arena import reports
+from arena.cli import main
 from arena.store import open_store
+from arena.web.app import create_app
 
 
 def test_the_front_page_shows_every_pools_leaderboard(client: TestClient, results_db: Path):
@@ -68,3 +71,24 @@ def test_the_server_never_writes(results_db: Path):
     with sqlite3.connect(f"{results_db.resolve().as_uri()}?mode=ro", uri=True) as conn:
         assert conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 7
     assert not (results_db.stat().st_mode & 0o222)  # read-only file: every page above read it
+
+
+def test_boards_are_kept_between_requests_but_never_stale(results_db: Path, tmp_path: Path):
+    """A board is computed again as soon as a match is recorded (its change marks move)."""
+    db = tmp_path / "arena.db"
+    shutil.copy(results_db, db)
+    db.chmod(0o644)
+    with TestClient(create_app(db)) as client:
+        first = client.get("/api/leaderboards/europe/2p").json()
+        assert client.get("/api/leaderboards/europe/2p").json() == first  # kept
+        games = {row["bot"]: row["games"] for row in first["rows"]}
+        code = main(
+            ["tournament", "run", "--game", "europe", "--bot", "random", "--bot",
+             "europe-heuristic", "--rules", "max_rounds=3", "--in-process", "--db", str(db),
+             "--no-progress", "--seed", "4"]
+        )  # fmt: skip
+        assert code == 0
+        after = client.get("/api/leaderboards/europe/2p").json()
+        assert {row["bot"]: row["games"] for row in after["rows"]} == {
+            bot: n + 2 for bot, n in games.items()
+        }
