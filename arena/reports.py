@@ -68,8 +68,15 @@ def leaderboard(store: Store, pool: str, tournament_id: str | None = None) -> di
     ratings) or, for one tournament, ``"tournament_end"`` (as they stood after its last recorded
     match: its end once it is finished).
     """
+    return board_of(pool, store.leaderboard_rows(pool, tournament_id), tournament_id)
+
+
+def board_of(
+    pool: str, found: list[dict[str, Any]], tournament_id: str | None = None
+) -> dict[str, Any]:
+    """:func:`leaderboard`'s object from :meth:`Store.leaderboard_rows` output."""
     rows = []
-    for rank, row in enumerate(store.leaderboard_rows(pool, tournament_id), 1):
+    for rank, row in enumerate(found, 1):
         mu, sigma = row["mu"], row["sigma"]
         rows.append(
             {

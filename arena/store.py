@@ -21,7 +21,7 @@ import socket
 import sqlite3
 import statistics
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -870,6 +870,29 @@ class Store:
         grouped: dict[str, list[_PlayedSeat]] = {}
         for seat in seats:
             grouped.setdefault(seat[0], []).append(seat)
+        return self.leaderboard_of(pool, grouped, tournament_id)
+
+    def pool_seats(self, pool: str, after: int = 0) -> tuple[list[_PlayedSeat], int]:
+        """The seats of ``pool``'s matches recorded after match rowid ``after`` (what
+        :meth:`leaderboard_of` takes), and the newest match rowid now: a reader that keeps the
+        seats it has seen reads only the new ones."""
+        with _translated(self.path, "read"):
+            newest = self.db.execute("SELECT COALESCE(MAX(rowid), 0) FROM matches").fetchone()[0]
+            seats = self.db.execute(
+                "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99"
+                " FROM matches m JOIN seats s ON s.match_id = m.id"
+                " WHERE m.rowid > ? AND m.rowid <= ? AND m.pool = ?",
+                (after, newest, pool),
+            ).fetchall()
+        return seats, int(newest)
+
+    def leaderboard_of(
+        self,
+        pool: str,
+        grouped: Mapping[str, list[_PlayedSeat]],
+        tournament_id: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """:meth:`leaderboard_rows` from the seats already read, grouped by version."""
         info = {
             row["id"]: row
             for row in self._rows(

@@ -43,6 +43,10 @@ def get_leaderboard(
         raise not_found(f"no rating pool {pool!r}")
     if tournament is not None and db.tournament(tournament) is None:
         raise not_found(f"no tournament {tournament!r}")
+    if tournament is None:  # the current board: the kept one
+        board = dict(boards.boards(db, pool=pool)[0])
+        board.pop("game")
+        return board
     return reports.leaderboard(db, pool, tournament)
 
 

@@ -92,3 +92,9 @@ def test_boards_are_kept_between_requests_but_never_stale(results_db: Path, tmp_
         assert {row["bot"]: row["games"] for row in after["rows"]} == {
             bot: n + 2 for bot, n in games.items()
         }
+        boards = client.get("/api/leaderboards").json()  # the kept seats, plus the new ones
+        with open_store(db, read_only=True) as store:
+            assert boards == [
+                {**reports.leaderboard(store, pool), "game": pool.split("/")[0]}
+                for pool in store.pools()
+            ]
