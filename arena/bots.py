@@ -40,6 +40,7 @@ from arena.errors import BotError
 from arena.games import names as registered_games
 from arena.paths import bundled_bots_dir, results_home
 from arena.sdk.bot import Bot
+from arena.seeds import KEY_ENV
 
 DEFAULT_GAMES = ("classic",)
 """What a ``bot.toml`` without ``games`` plays: every bot written before there were other
@@ -279,7 +280,7 @@ def run_setup(spec: BotSpec, force: bool = False) -> bool:
         process = subprocess.Popen(
             argv,
             cwd=spec.path,
-            env={**os.environ, **bot_environment()},
+            env={k: v for k, v in {**os.environ, **bot_environment()}.items() if k != KEY_ENV},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

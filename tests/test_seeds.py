@@ -4,11 +4,13 @@ replay files are private to the referee's user."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import os
 import stat
+import sys
 import threading
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import pytest
 
 from arena import seeds
 from arena.cli import main
+from arena.referee.launcher import Limits, launch
 
 
 def test_bot_seeds_are_an_hmac_under_the_installation_key(tmp_path: Path) -> None:
@@ -89,3 +92,18 @@ def test_a_key_shared_through_the_environment_wins_and_is_checked(
     monkeypatch.setenv(seeds.KEY_ENV, "not hex")
     with pytest.raises(seeds.ConfigError, match="ARENA_SECRET must be 64 hex digits"):
         seeds.installation_key()
+
+
+def test_a_bot_process_never_gets_the_installation_key(tmp_path: Path) -> None:
+    """The key is in the referee's environment (the tests set it); a bot's is without it."""
+    assert os.environ.get(seeds.KEY_ENV)
+    log = tmp_path / "bot.log"
+    probe = "import os, sys; print(os.environ.get('ARENA_SECRET', 'absent'), file=sys.stderr)"
+
+    async def run() -> None:
+        process = await launch([sys.executable, "-c", probe], tmp_path, {}, log, Limits())
+        assert await process.wait_exit(60)
+        await process.kill()  # ends the log copy too
+
+    asyncio.run(run())
+    assert log.read_text().strip() == "absent"

@@ -18,9 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
+from arena.seeds import KEY_ENV
 
 LOG_CAP_BYTES = 1 << 20
 """Most bytes of a bot's stderr kept per log file."""
+
+
+REFEREE_ONLY = frozenset({KEY_ENV})
+"""Variables of the referee's environment a bot never gets (the installation's key)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +144,7 @@ async def launch(
 ) -> BotProcess:
     """Start a bot process in ``cwd`` with ``env`` added to the environment."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    full_env = {**os.environ, **env}
+    full_env = {k: v for k, v in {**os.environ, **env}.items() if k not in REFEREE_ONLY}
     why = _cannot_execute(argv[0], cwd, full_env)
     if why is not None:
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {why}")
