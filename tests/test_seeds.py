@@ -18,6 +18,7 @@ import pytest
 
 from arena import seeds
 from arena.cli import main
+from arena.referee import launcher
 from arena.referee.launcher import Limits, launch
 
 
@@ -94,16 +95,34 @@ def test_a_key_shared_through_the_environment_wins_and_is_checked(
         seeds.installation_key()
 
 
-def test_a_bot_process_never_gets_the_installation_key(tmp_path: Path) -> None:
-    """The key is in the referee's environment (the tests set it); a bot's is without it."""
+def test_a_bot_process_gets_a_scrubbed_environment_and_a_private_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Never the installation key (the tests set it), nor where the results are, nor anything
+    else of the referee's but the locale, PATH and ARENA_* settings; HOME and TMPDIR are a
+    private folder, removed with the process."""
     assert os.environ.get(seeds.KEY_ENV)
+    monkeypatch.setenv("SOME_REFEREE_SECRET", "x")
+    monkeypatch.setenv("ARENA_TEST_SETTING", "passed")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
     log = tmp_path / "bot.log"
-    probe = "import os, sys; print(os.environ.get('ARENA_SECRET', 'absent'), file=sys.stderr)"
+    probe = "import json, os, sys; print(json.dumps(dict(os.environ)), file=sys.stderr)"
+    homes = []
 
     async def run() -> None:
-        process = await launch([sys.executable, "-c", probe], tmp_path, {}, log, Limits())
+        extra = {"ARENA_TOKEN": "t", "PATH": os.environ["PATH"]}
+        process = await launch([sys.executable, "-c", probe], tmp_path, extra, log, Limits())
         assert await process.wait_exit(60)
-        await process.kill()  # ends the log copy too
+        assert process.home is not None and process.home.is_dir()
+        homes.append(process.home)
+        await process.kill()  # ends the log copy, removes the home
 
     asyncio.run(run())
-    assert log.read_text().strip() == "absent"
+    env = json.loads(log.read_text())
+    assert seeds.KEY_ENV not in env and "ARENA_HOME" not in env
+    assert "SOME_REFEREE_SECRET" not in env
+    assert env["ARENA_TEST_SETTING"] == "passed" and env["LC_ALL"] == "C.UTF-8"
+    assert env["ARENA_TOKEN"] == "t" and env["HOME"] == env["TMPDIR"] == str(homes[0])
+    assert set(env) <= {*launcher.PASSED, "HOME", "TMPDIR", "ARENA_TOKEN", "LC_ALL",
+                        "ARENA_TEST_SETTING", "LC_CTYPE", "PWD", "SHLVL", "_"}  # fmt: skip
+    assert not homes[0].exists()

@@ -14,6 +14,7 @@ import shlex
 import shutil
 import signal
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,8 +25,24 @@ LOG_CAP_BYTES = 1 << 20
 """Most bytes of a bot's stderr kept per log file."""
 
 
-REFEREE_ONLY = frozenset({KEY_ENV})
-"""Variables of the referee's environment a bot never gets (the installation's key)."""
+REFEREE_ONLY = frozenset({KEY_ENV, "ARENA_HOME", "ARENA_BOTS"})
+"""``ARENA_*`` variables of the referee's a bot never gets: the installation's key, and where
+the results and the bot folders are."""
+PASSED = frozenset({"PATH", "LANG", "LANGUAGE", "TZ", "VIRTUAL_ENV", "SYSTEMROOT"})
+"""Other variables of the referee's a bot gets (with every ``LC_*``); every other one is left
+out, so a bot learns nothing of the referee's environment."""
+
+
+def bot_env(referee: dict[str, str], extra: dict[str, str], home: Path) -> dict[str, str]:
+    """A bot process's whole environment: ``extra`` (its address, token and ``PATH``), the
+    referee's locale and ``ARENA_*`` variables other than :data:`REFEREE_ONLY`, and its own
+    private ``HOME`` and ``TMPDIR``."""
+    kept = {
+        k: v
+        for k, v in referee.items()
+        if k in PASSED or k.startswith("LC_") or (k.startswith("ARENA_") and k not in REFEREE_ONLY)
+    }
+    return {**kept, **extra, "HOME": str(home), "TMPDIR": str(home)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,10 +120,18 @@ def _cannot_execute(program: str, cwd: Path, env: dict[str, str]) -> str | None:
 class BotProcess:
     """A running bot process and the task copying its stderr into a capped log."""
 
-    def __init__(self, process: asyncio.subprocess.Process, log_path: Path, log_task: asyncio.Task):
+    def __init__(
+        self,
+        process: asyncio.subprocess.Process,
+        log_path: Path,
+        log_task: asyncio.Task,
+        home: Path | None = None,
+    ):
         self.process = process
         self.log_path = log_path
         self._log_task = log_task
+        self.home = home
+        """The process's private HOME and TMPDIR (removed once it is killed)."""
 
     @property
     def pid(self) -> int:
@@ -137,16 +162,21 @@ class BotProcess:
         await self.wait_exit(5)
         with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
             await asyncio.wait_for(self._log_task, 2)
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
 
 
 async def launch(
     argv: list[str], cwd: Path, env: dict[str, str], log_path: Path, limits: Limits
 ) -> BotProcess:
-    """Start a bot process in ``cwd`` with ``env`` added to the environment."""
+    """Start a bot process in ``cwd`` with ``env`` added to its scrubbed environment
+    (:func:`bot_env`), in a private temporary home removed when it is killed."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    full_env = {k: v for k, v in {**os.environ, **env}.items() if k not in REFEREE_ONLY}
+    home = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+    full_env = bot_env(dict(os.environ), env, home)
     why = _cannot_execute(argv[0], cwd, full_env)
     if why is not None:
+        shutil.rmtree(home, ignore_errors=True)
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {why}")
     try:
         process = await asyncio.create_subprocess_exec(
@@ -159,10 +189,11 @@ async def launch(
             start_new_session=True,
         )
     except OSError as exc:
+        shutil.rmtree(home, ignore_errors=True)
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {exc.strerror}") from None
     assert process.stderr is not None
     task = asyncio.create_task(_copy_capped(process.stderr, log_path))
-    return BotProcess(process, log_path, task)
+    return BotProcess(process, log_path, task, home)
 
 
 async def _copy_capped(stream: asyncio.StreamReader, path: Path) -> None:

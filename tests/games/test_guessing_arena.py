@@ -61,7 +61,7 @@ def joint_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[int, int]]:
 def out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "out"
     folder.mkdir()
-    monkeypatch.setenv("GUESSER_OUT", str(folder))
+    monkeypatch.setenv("ARENA_TEST_GUESSER_OUT", str(folder))
     yield folder
 
 
@@ -82,7 +82,7 @@ def play_remote(
     control: TimeControl = GENEROUS,
     untimed: frozenset[int] = frozenset(),
 ) -> MatchResult:
-    monkeypatch.setenv("GUESSER_MODE", mode)
+    monkeypatch.setenv("ARENA_TEST_GUESSER_MODE", mode)
     game = GAME.configure({"rounds": str(rounds)}, 2)
     spec = read_spec(GUESSER)
     players: list[BotSpec | Any] = [spec, spec]

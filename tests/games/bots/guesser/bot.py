@@ -1,15 +1,15 @@
 """A bot of the test-only guessing game (tests/games/guessing.py), over a raw Play stream so
-that it can also misbehave on purpose. ``GUESSER_MODE`` gives each seat a mode, e.g.
+that it can also misbehave on purpose. ``ARENA_TEST_GUESSER_MODE`` gives each seat a mode, e.g.
 ``0=twice;1=alternate``:
 
 - ``alternate``: in odd rounds (seat 0) or even rounds (seat 1) it answers only once the
-  other seat has been asked too (a marker file in ``GUESSER_OUT``): proof that the referee
+  other seat has been asked too (a marker file in ``ARENA_TEST_GUESSER_OUT``): proof that the referee
   asks both seats before either answers, whatever order the answers come in;
 - ``twice``: sends a second, different answer to the same request right after the first;
 - ``illegal``: first answers each request with a guess of 9, then with its real guess;
 - ``silent``: never answers round 2 (a timeout).
 
-Every request it receives is logged to ``GUESSER_OUT/seat<N>.jsonl`` (round, view, events).
+Every request it receives is logged to ``ARENA_TEST_GUESSER_OUT/seat<N>.jsonl`` (round, view, events).
 """
 
 from __future__ import annotations
@@ -45,7 +45,11 @@ class Guesser(Bot):
 
 
 def _modes() -> dict[int, str]:
-    pairs = (item.split("=", 1) for item in os.environ.get("GUESSER_MODE", "").split(";") if item)
+    pairs = (
+        item.split("=", 1)
+        for item in os.environ.get("ARENA_TEST_GUESSER_MODE", "").split(";")
+        if item
+    )
     return {int(seat): mode for seat, mode in pairs}
 
 
@@ -59,7 +63,7 @@ def _wait_for(path: Path) -> bool:
 
 
 def main() -> None:
-    folder = os.environ.get("GUESSER_OUT")  # nothing is written without it (never here)
+    folder = os.environ.get("ARENA_TEST_GUESSER_OUT")  # nothing is written without it (never here)
     out = Path(folder) if folder else None
     outgoing: queue.Queue[pb.BotMessage | None] = queue.Queue()
     player = Guesser()
