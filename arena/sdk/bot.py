@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
-from arena.sdk.classic import DEFAULTS, GAME, KINDS, Answer, ClassicBot, choices
+from arena.games.europe.actions import Action as EuropeAction
+from arena.sdk.classic import DEFAULTS, GAME, KINDS, ClassicBot, choices
+from arena.sdk.classic import Answer as ClassicAnswer
+
+Answer: TypeAlias = ClassicAnswer | EuropeAction | dict[str, Any]
+"""What a bot may answer: an option index, a classic or RISK: Europe action, or an action's
+JSON form as a dict (the form replays hold)."""
 
 __all__ = ["Answer", "Bot", "MatchInfo", "Request", "default_answer"]
 

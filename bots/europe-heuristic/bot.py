@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from arena.sdk import Bot, MatchInfo, Request
+from arena.sdk import Answer, Bot, MatchInfo, Request
 from arena.sdk.europe import (
     CROWN_CARD_COST,
     NOBODY,
@@ -58,7 +58,7 @@ class EuropeHeuristic(Bot):
     def declarations(self, game: str) -> dict[str, Any]:
         return {"castle_reroll": "ask"} if game == "europe" else super().declarations(game)
 
-    def choose(self, request: Request) -> Any:
+    def choose(self, request: Request) -> Answer:
         if request.game != "europe":
             return super().choose(request)
         try:
