@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
 
@@ -30,10 +29,9 @@ from arena.games.europe.actions import (
     action_from_dict,
 )
 from arena.games.europe.board import Board, europe_board
-from arena.sdk.bot import Bot, MatchInfo, Request
+from arena.sdk.bot import MatchInfo, Request
 from arena.sdk.europe_human_view import KIND_TITLES, Narrator
-from arena.sdk.human_input import PolledLines, interruptible, seat_console
-from arena.terminal import Interrupted, is_terminal
+from arena.sdk.human_seat import TerminalSeat
 
 GAME = "europe"
 ASKED = {"casualties": "ask", "castle_reroll": "ask", "battle_order": "ask"}
@@ -75,36 +73,26 @@ PLACE_KEYS = ("city", "neighbour", "tax_city", "bonus_source", "bonus_target", "
 """Fields of a JSON answer that may name a territory instead of giving its id."""
 
 
-class EuropeHumanBot(Bot):
+class EuropeHumanBot(TerminalSeat):
     """Answers a Europe decision by option number, a turn command, or an action as JSON."""
 
-    name = "human"
-    version = "-"
     games = (GAME,)
+    ANSWERS = "an option number, a command, or `help`"
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
-        self.stdin = stdin or sys.stdin
-        self._lines = PolledLines(self.stdin)
-        self.stdout = stdout or sys.stdout
-        self._echo = not is_terminal(self.stdin)
-        """Piped input is not echoed by a terminal: write each answer after its prompt."""
-        self.console = seat_console(self.stdout)
+        super().__init__(stdin, stdout)
         self.narrator: Narrator | None = None
         self.places = Places(europe_board())
-        self._asked = -1
 
     def declarations(self, game: str) -> dict[str, Any]:
         return dict(ASKED) if game == GAME else {}
 
     def start(self, match: MatchInfo) -> None:
-        super().start(match)
         self.narrator = Narrator(match.seat, match.names, match.players)
-        others = ", ".join(f"seat {s} {n}" for s, n in enumerate(match.names) if s != match.seat)
-        self._say(f"You are seat {match.seat} of {match.players} (against {others}).")
-        self._say("Answer each prompt with an option number, a command, or `help`.")
+        super().start(match)
 
-    def _say(self, text: str = "", style: str = "") -> None:
-        self.console.print(text, style=style or None)
+    def seat_name(self, seat: int) -> str | None:
+        return None if self.narrator is None else self.narrator.army(seat)
 
     # ------------------------------------------------------------ deciding
 
@@ -122,15 +110,7 @@ class EuropeHumanBot(Bot):
         span = "0" if count == 1 else f"0-{count - 1}"
         extra = "a command" if request.kind == "turn" else "JSON"
         while True:
-            self.console.print(f"Your choice ({span}, {extra}, or help): ", end="", style="bold")
-            line = self._read_line()
-            if not line:
-                self._say()
-                self._say("No more input: the seat stops answering.")
-                raise EOFError("no more input")
-            text = line.strip()
-            if self._echo:
-                self._say(text)
+            text = self._read_answer(f"Your choice ({span}, {extra}, or help): ")
             if text.lower() in ("help", "?"):
                 self._say(HELP)
                 if request.kind == "turn":
@@ -143,22 +123,6 @@ class EuropeHumanBot(Bot):
             if problem is None:
                 return answer
             self._say(f"  {problem}: choose {span}, or type help.")
-
-    def rejected(self, reason: str) -> None:
-        self._say(f"The referee refused that answer (a strike): {reason}", "bold red")
-
-    def finish(self, result: dict[str, Any]) -> None:
-        narrator = self.narrator
-        if narrator is None:
-            return
-        self._say()
-        winner = result.get("winner")
-        who = "no winner" if winner is None else f"winner: {narrator.army(winner)}"
-        self._say(f"Game over ({result.get('end')}), {who}.", "bold")
-        for line in sorted(result.get("seats", []), key=lambda s: s["place"]):
-            self._say(
-                f"  {line['place']}. {narrator.army(line['seat'])} ({line['bot']}) {line['status']}"
-            )
 
     # ------------------------------------------------------------ showing
 
@@ -182,15 +146,6 @@ class EuropeHumanBot(Bot):
             self._say("  (or a command such as `expand FROM TO 3f 1s`: type help)", "dim")
 
     # ------------------------------------------------------------ reading
-
-    def _read_line(self) -> str:
-        """One line of input; Ctrl-C while waiting raises :class:`Interrupted` at once."""
-        try:
-            with interruptible():
-                return self._lines.readline()
-        except Interrupted:
-            self._say()  # end the prompt line before the caller reports the interruption
-            raise
 
     def _parse(self, text: str, request: Request) -> tuple[Any, str | None]:
         """The answer ``text`` stands for, or why it is not one (nothing sent yet)."""

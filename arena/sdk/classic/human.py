@@ -10,7 +10,6 @@ so a script can play the seat through pipes.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, TextIO
 
 from arena.errors import MalformedActionError
@@ -30,10 +29,9 @@ from arena.games.classic.actions import (
     Trade,
     action_from_dict,
 )
-from arena.sdk.bot import Answer, Bot, MatchInfo, Request
+from arena.sdk.bot import Answer, MatchInfo, Request
 from arena.sdk.classic.human_view import KIND_TITLES, Narrator
-from arena.sdk.human_input import PolledLines, interruptible, seat_console
-from arena.terminal import Interrupted, is_terminal
+from arena.sdk.human_seat import TerminalSeat
 
 ANSWERS_OF: dict[str, tuple[type, ...]] = {
     "claim": (Claim,),
@@ -58,31 +56,21 @@ HINTS = {
 }
 
 
-class HumanBot(Bot):
+class HumanBot(TerminalSeat):
     """Answers by option number, or by an action as JSON (e.g. a reinforcement split)."""
 
-    name = "human"
-    version = "-"
+    ANSWERS = "an option number, or an action as JSON"
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
-        self.stdin = stdin or sys.stdin
-        self._lines = PolledLines(self.stdin)
-        self.stdout = stdout or sys.stdout
-        self._echo = not is_terminal(self.stdin)
-        """Piped input is not echoed by a terminal: write each answer after its prompt."""
-        self.console = seat_console(self.stdout)
+        super().__init__(stdin, stdout)
         self.narrator: Narrator | None = None
-        self._asked = -1
 
     def start(self, match: MatchInfo) -> None:
-        super().start(match)
         self.narrator = Narrator(match.seat, match.names, match.board)
-        others = ", ".join(f"seat {s} {n}" for s, n in enumerate(match.names) if s != match.seat)
-        self._say(f"You are seat {match.seat} of {match.players} (against {others}).")
-        self._say("Answer each prompt with an option number, or an action as JSON.")
+        super().start(match)
 
-    def _say(self, text: str = "", style: str = "") -> None:
-        self.console.print(text, style=style or None)
+    def seat_name(self, seat: int) -> str | None:
+        return None if self.narrator is None else self.narrator.player(seat)
 
     def choose(self, request: Request) -> Answer:
         narrator = self.narrator
@@ -94,38 +82,11 @@ class HumanBot(Bot):
         count = len(request.choices)
         span = "0" if count == 1 else f"0-{count - 1}"
         while True:
-            self.console.print(
-                f"Your choice ({span}, or an action as JSON): ", end="", style="bold"
-            )
-            line = self._read_line()
-            if not line:
-                self._say()
-                self._say("No more input: the seat stops answering.")
-                raise EOFError("no more input")
-            text = line.strip()
-            if self._echo:
-                self._say(text)
+            text = self._read_answer(f"Your choice ({span}, or an action as JSON): ")
             answer, problem = self._parse(text, request)
             if problem is None:
                 return answer
             self._say(f"  {problem}: choose {span}, or an action as JSON.")
-
-    def rejected(self, reason: str) -> None:
-        self._say(f"The referee refused that answer (a strike): {reason}", "bold red")
-
-    def finish(self, result: dict[str, Any]) -> None:
-        narrator = self.narrator
-        if narrator is None:
-            return
-        self._say()
-        winner = result.get("winner")
-        who = "no winner" if winner is None else f"winner: {narrator.player(winner)}"
-        self._say(f"Game over ({result.get('end')}), {who}.", "bold")
-        for line in sorted(result.get("seats", []), key=lambda s: s["place"]):
-            self._say(
-                f"  {line['place']}. {narrator.player(line['seat'])} ({line['bot']}) "
-                f"{line['status']}"
-            )
 
     # ------------------------------------------------------------ showing
 
@@ -160,21 +121,6 @@ class HumanBot(Bot):
             self._say(f"  ({hint})", "dim")
 
     # ------------------------------------------------------------ reading
-
-    def _read_line(self) -> str:
-        """One line of input; Ctrl-C while waiting raises :class:`Interrupted` at once.
-
-        The runner's own SIGINT handler (asyncio's, or the referee's) only cancels the match
-        task and returns, and a blocked read resumes after a handled signal, so the first
-        press would otherwise go unnoticed until Enter. The handler is chained: the runner
-        still learns of the press, then the read is broken off.
-        """
-        try:
-            with interruptible():
-                return self._lines.readline()
-        except Interrupted:
-            self._say()  # end the prompt line before the caller reports the interruption
-            raise
 
     def _parse(self, text: str, request: Request) -> tuple[Answer, str | None]:
         """The answer ``text`` stands for, or why it is not one."""
