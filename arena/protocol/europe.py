@@ -174,13 +174,10 @@ def view_from_pb(msg: epb.EuropeView) -> dict[str, Any]:
     """Back to the exact dict of :func:`arena.games.europe.view.view_for`."""
     armies = []
     for a in msg.armies:
-        army: dict[str, Any] = {k: getattr(a, k) for k in _ARMY_SCALARS[:7]}
+        army: dict[str, Any] = {k: getattr(a, k) for k in _ARMY_SCALARS}
         army["reserve"] = list(_units(a.reserve))
-        army["hand_size"] = a.hand_size
         army["discards"] = list(a.discards)
         army["cards"] = list(a.cards)
-        army["saved_by_the_crown"] = a.saved_by_the_crown
-        army["home"] = a.home
         if a.HasField("hand"):
             army["hand"] = list(a.hand.cards)
         if a.HasField("missions_held"):

@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
@@ -81,6 +81,3 @@ def _describe(error: dict[str, Any]) -> str:
 
 def not_found(what: str) -> HTTPException:
     return HTTPException(status_code=404, detail=what)
-
-
-HTML = HTMLResponse

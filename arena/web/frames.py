@@ -11,12 +11,10 @@ of recently viewed replays are kept.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
-from collections import OrderedDict
 from collections.abc import Callable
-from threading import Lock
+from functools import lru_cache
 from typing import Any, Protocol
 
 from arena import replay
@@ -130,21 +128,7 @@ def frame_count(data: bytes) -> int:
     return sum(1 for line in data.splitlines() if line.strip())
 
 
-_CACHE: OrderedDict[bytes, list[Frame]] = OrderedDict()
-_CACHE_SIZE = 32
-_LOCK = Lock()
-
-
+@lru_cache(maxsize=32)
 def replay_frames(data: bytes) -> list[Frame]:
     """The frames of a stored replay's JSONL (recently computed ones are reused)."""
-    key = hashlib.blake2b(data, digest_size=16).digest()
-    with _LOCK:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
-    computed = frames(*parse(data))
-    with _LOCK:
-        _CACHE[key] = computed
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return computed
+    return frames(*parse(data))

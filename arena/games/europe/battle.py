@@ -160,7 +160,7 @@ def run(state: EuropeState, board: Board, events: list[Event]) -> None:
                 return
             if policy == "auto" and _auto_reroll(battle):
                 reroll(state, battle, events)
-        _score(state, battle, events)
+        score(state, battle, events)
 
 
 def _auto_reroll(battle: Battle) -> bool:
@@ -184,7 +184,7 @@ def reroll(state: EuropeState, battle: Battle, events: list[Event]) -> None:
     )
 
 
-def _score(state: EuropeState, battle: Battle, events: list[Event]) -> None:
+def score(state: EuropeState, battle: Battle, events: list[Event]) -> None:
     """Count the rank's hits and remove (or queue) the casualties, attacker first."""
     by_attacker, by_defender = hits(battle.rank, battle.attacker_dice, battle.defender_dice)
     events.append(

@@ -507,7 +507,7 @@ class EuropeRules:
         if action.rank:  # declined: the re-roll stays open for a later rank of this repetition
             battle.reroll(state, fight, events)
         fight.stage = "roll"
-        battle._score(state, fight, events)
+        battle.score(state, fight, events)
 
     def _do_casualties(
         self, state: EuropeState, army: int, action: Casualties, events: list[Event]
