@@ -2,7 +2,12 @@
 
 Every test runs on one installation with a fixed secret key (``ARENA_SECRET``, inherited by
 the processes a test starts), so a seed gives the same bot seeds, and so the same games, in
-every run, as it does on one real installation."""
+every run, as it does on one real installation.
+
+Bot processes run without isolation layers (``ARENA_ISOLATION=off``): the suite's test bots
+write what they saw into the test's folders and import helpers from beside their own
+folder, which a sandbox rightly forbids. Tests of the layers turn them on themselves (the
+``isolation`` fixture of ``tests/referee/test_isolation.py``)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ def _one_installation() -> Iterator[None]:
     ones) play under it too."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ARENA_SECRET", TEST_KEY.hex())
+        patch.setenv("ARENA_ISOLATION", "off")
         yield
 
 

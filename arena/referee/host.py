@@ -1,26 +1,41 @@
-"""A referee server and the bot processes connected to it.
+"""Referee servers and the bot processes connected to them.
 
 The host starts bot processes, waits for their Hello, and hands out :class:`RemoteSeat` s.
 A seat can be kept for the next match (a bot process plays many matches on one stream and
 is restarted only when it dies) or released, which kills its process group. Closing the
 host kills every process it started.
+
+Each bot process gets a unix socket and a referee server of its own, in a folder only its
+seat user can enter (and the only socket its sandbox sees), whose registry knows only that
+process's token: a token another process stole is refused as ``UNAUTHENTICATED`` on every
+other socket, and the stolen seat's own socket is out of the thief's reach. With an
+``address`` (TCP, or a unix socket the user names) all bots share one server and the token
+alone identifies a seat.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import logging
+import os
 import shutil
 import tempfile
 from pathlib import Path
 
 import grpc
 
+import arena
 from arena.bots import BotSpec, bot_environment, command_argv, run_setup
 from arena.paths import results_home
-from arena.referee.launcher import BotProcess, Limits, launch
+from arena.referee.isolation import Isolation, detect
+from arena.referee.launcher import BotProcess, Limits, launch, reachable_by_others
+from arena.referee.seat_users import SeatUser, SeatUsers
 from arena.referee.seats import RemoteSeat
 from arena.referee.server import Registry, Session, start_server
 from arena.sdk.client import ADDRESS_ENV, TOKEN_ENV
+
+log = logging.getLogger(__name__)
 
 
 def logs_dir() -> Path:
@@ -28,23 +43,51 @@ def logs_dir() -> Path:
     return results_home() / "logs"
 
 
-class BotHost:
-    """Serves gRPC on a private unix socket (or ``address``) and runs bot processes."""
+class _SeatServer:
+    """One bot process's own referee server, socket folder and token registry."""
 
-    def __init__(self, address: str | None = None, limits: Limits | None = None) -> None:
+    def __init__(self, folder: Path, registry: Registry, server: grpc.aio.Server, target: str):
+        self.folder = folder
+        self.registry = registry
+        self.server = server
+        self.target = target
+
+    async def close(self) -> None:
+        await self.server.stop(0.5)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class BotHost:
+    """Runs bot processes, each on a referee server of its own (or on ``address``)."""
+
+    def __init__(
+        self,
+        address: str | None = None,
+        limits: Limits | None = None,
+        isolation: Isolation | None = None,
+    ) -> None:
         self.address = address
         self.limits = limits or Limits()
+        self.isolation = isolation if isolation is not None else detect()
         self.registry = Registry()
+        """The shared server's tokens (with ``address``)."""
         self.processes: list[BotProcess] = []
+        self._users = SeatUsers(self.isolation.uids) if self.isolation.uids else None
+        self._seat_servers: dict[BotProcess, _SeatServer] = {}
+        self._numbers = itertools.count()
         self._workdir: Path | None = None
         self._server: grpc.aio.Server | None = None
         self.target = ""
+        """The shared server's address (with ``address``; empty otherwise)."""
 
     async def open(self) -> BotHost:
         self._workdir = Path(tempfile.mkdtemp(prefix="arena-"))
-        address = self.address or f"unix:{self._workdir}/referee.sock"
+        if self._users is not None:
+            self._workdir.chmod(0o711)  # seat users pass through to their own folder only
+        if self.address is None:
+            return self
         try:
-            self._server, self.target = await start_server(self.registry, address)
+            self._server, self.target = await start_server(self.registry, self.address)
         except BaseException:  # e.g. an address that cannot be served on: leave nothing
             await self.close()
             raise
@@ -56,6 +99,38 @@ class BotHost:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    async def _seat_server(self, user: SeatUser | None) -> _SeatServer:
+        """A new socket folder (its seat user's alone) with a server and registry on it."""
+        assert self._workdir is not None, "open() the host first"
+        folder = self._workdir / f"seat-{next(self._numbers)}"
+        folder.mkdir(mode=0o700)
+        registry = Registry()
+        try:
+            server, target = await start_server(registry, f"unix:{folder}/referee.sock")
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        if user is not None:
+            for path in (folder, folder / "referee.sock"):
+                os.chown(path, user.uid, user.uid)
+        return _SeatServer(folder, registry, server, target)
+
+    def _seat_user(self, argv: list[str], spec: BotSpec) -> tuple[SeatUser | None, str]:
+        """A seat user for the bot's process, if that layer is on and the bot can run as
+        one; else None and, when the layer was required, why not."""
+        if self._users is None:
+            return None, ""
+        if self.isolation.bwrap is None:  # no sandbox mounts: the host's own paths must do
+            program = shutil.which(argv[0], path=bot_environment()["PATH"]) or argv[0]
+            for path in (Path(program), spec.path, Path(arena.__file__).parent):
+                why = reachable_by_others(path)
+                if why is not None:
+                    if self.isolation.strict:
+                        return None, f"cannot run as a seat user: {why}"
+                    log.warning("%s runs as the referee's user: %s", spec.name, why)
+                    return None, ""
+        return self._users.take(), ""
+
     async def connect(
         self, spec: BotSpec, log_name: str, startup_time: float
     ) -> tuple[RemoteSeat | None, str]:
@@ -63,16 +138,35 @@ class BotHost:
         if spec.command is None:
             return None, "the bot has no command to start it"
         run_setup(spec)
-        token = self.registry.issue(log_name)
-        process = await launch(
-            command_argv(spec),
-            spec.path,
-            {**bot_environment(), ADDRESS_ENV: self.target, TOKEN_ENV: token},
-            logs_dir() / f"{log_name}.log",
-            self.limits,
-        )
+        argv = command_argv(spec)
+        user, refused = self._seat_user(argv, spec)
+        if refused:
+            return None, refused
+        own: _SeatServer | None = None
+        try:
+            if self.address is None:
+                own = await self._seat_server(user)
+            registry = own.registry if own is not None else self.registry
+            target = own.target if own is not None else self.target
+            token = registry.issue(log_name)
+            process = await launch(
+                argv,
+                spec.path,
+                {**bot_environment(), ADDRESS_ENV: target, TOKEN_ENV: token},
+                logs_dir() / f"{log_name}.log",
+                self.limits,
+                isolation=self.isolation,
+                user=user,
+                socket_dir=own.folder if own is not None else None,
+            )
+        except BaseException:
+            if own is not None:
+                await own.close()
+            raise
         self.processes.append(process)
-        session = await _connected(self.registry, token, process, startup_time)
+        if own is not None:
+            self._seat_servers[process] = own
+        session = await _connected(registry, token, process, startup_time)
         if session is None:
             why = (
                 f"exited with code {process.process.returncode} before connecting"
@@ -102,6 +196,9 @@ class BotHost:
             await process.kill(grace=0)
         if process in self.processes:
             self.processes.remove(process)
+        own = self._seat_servers.pop(process, None)
+        if own is not None:
+            await own.close()
 
     async def close(self) -> None:
         """Kill every process this host started and stop serving."""

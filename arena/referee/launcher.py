@@ -1,7 +1,10 @@
 """Starting bot processes: own process group, resource limits, capped stderr log, sure kill.
 
 Each bot runs in its own session (process group) so the whole group can be killed at the
-end of a match; on Linux the child also asks the kernel to kill it if the referee dies.
+end of a match; on Linux the child also asks the kernel to kill it if the referee dies. On
+top of that come the isolation layers in force (:mod:`arena.referee.isolation`): a seat
+user of its own (every process of that uid is killed when the seat ends) and a bubblewrap
+sandbox (its PID namespace dies with it).
 """
 
 from __future__ import annotations
@@ -19,15 +22,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
+from arena.referee.isolation import ISOLATION_ENV, SEAT_UIDS_ENV, Isolation
+from arena.referee.sandbox import SANDBOX_PATHS_ENV, bwrap_argv
+from arena.referee.seat_users import SeatUser, kill_all_async
 from arena.seeds import KEY_ENV
 
 LOG_CAP_BYTES = 1 << 20
 """Most bytes of a bot's stderr kept per log file."""
 
 
-REFEREE_ONLY = frozenset({KEY_ENV, "ARENA_HOME", "ARENA_BOTS"})
-"""``ARENA_*`` variables of the referee's a bot never gets: the installation's key, and where
-the results and the bot folders are."""
+REFEREE_ONLY = frozenset(
+    {KEY_ENV, "ARENA_HOME", "ARENA_BOTS", ISOLATION_ENV, SEAT_UIDS_ENV, SANDBOX_PATHS_ENV}
+)
+"""``ARENA_*`` variables of the referee's a bot never gets: the installation's key, where
+the results and the bot folders are, and how bots are isolated."""
 PASSED = frozenset({"PATH", "LANG", "LANGUAGE", "TZ", "VIRTUAL_ENV", "SYSTEMROOT"})
 """Other variables of the referee's a bot gets (with every ``LC_*``); every other one is left
 out, so a bot learns nothing of the referee's environment."""
@@ -57,6 +65,8 @@ class Limits:
     """Processes/threads for the user (RLIMIT_NPROC; not enforced for root)."""
     open_files: int = 256
     """File descriptors (RLIMIT_NOFILE)."""
+    core_bytes: int = 0
+    """Core dump size (RLIMIT_CORE): none, so a crash leaves no file with the bot's memory."""
 
 
 _TRAMPOLINE = """
@@ -70,21 +80,29 @@ for which, value in zip(
             resource.setrlimit(which, (value, value))
         except (ValueError, OSError):
             pass
+resource.setrlimit(resource.RLIMIT_CORE, (int(sys.argv[5]),) * 2)
+uid = int(sys.argv[7])
+if uid:
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
 if sys.platform.startswith("linux"):
     try:
         import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
     except (OSError, AttributeError):
         pass
-    if os.getppid() != int(sys.argv[5]):
+    if os.getppid() != int(sys.argv[6]):
         os._exit(1)  # the referee is already gone
 try:
-    os.execvp(sys.argv[6], sys.argv[6:])
+    os.execvp(sys.argv[8], sys.argv[8:])
 except OSError as exc:
-    sys.stderr.write(f"cannot start {sys.argv[6]}: {exc.strerror}\\n")
+    sys.stderr.write(f"cannot start {sys.argv[8]}: {exc.strerror}\\n")
     os._exit(127)
 """
-"""Runs in the child before the bot's command: limits, then exec.
+"""Runs in the child before the bot's command: limits, the seat user (when there is one and
+no sandbox switches to it), the parent-death signal (set after the switch, which clears
+it), then exec.
 
 The limits used to be set by a ``preexec_fn``, but that makes Python fork without exec in a
 process running gRPC threads, and gRPC's fork handlers then sometimes abort the child
@@ -93,15 +111,16 @@ and only this small interpreter sets the limits.
 """
 
 
-def _trampoline(argv: list[str], limits: Limits) -> list[str]:
+def _trampoline(argv: list[str], limits: Limits, uid: int | None) -> list[str]:
     values = (
         limits.memory_mb * 1024 * 1024,
         limits.cpu_seconds,
         limits.processes,
         limits.open_files,
+        limits.core_bytes,
     )
     head = [sys.executable, "-I", "-S", "-c", _TRAMPOLINE]
-    return [*head, *map(str, values), str(os.getpid()), *argv]
+    return [*head, *map(str, values), str(os.getpid()), str(uid or 0), *argv]
 
 
 def _cannot_execute(program: str, cwd: Path, env: dict[str, str]) -> str | None:
@@ -126,12 +145,15 @@ class BotProcess:
         log_path: Path,
         log_task: asyncio.Task,
         home: Path | None = None,
+        user: SeatUser | None = None,
     ):
         self.process = process
         self.log_path = log_path
         self._log_task = log_task
         self.home = home
         """The process's private HOME and TMPDIR (removed once it is killed)."""
+        self.user = user
+        """The seat user it runs as (every process of that uid is killed with it)."""
 
     @property
     def pid(self) -> int:
@@ -150,7 +172,8 @@ class BotProcess:
         return True
 
     async def kill(self, grace: float = 0.5) -> None:
-        """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds."""
+        """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds; then
+        every process of its seat user (what left the group: ``setsid``, double forks)."""
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, sig)
@@ -160,27 +183,74 @@ class BotProcess:
                     os.killpg(self.process.pid, signal.SIGKILL)
                 break
         await self.wait_exit(5)
+        if self.user is not None:
+            with contextlib.suppress(OSError):
+                await kill_all_async(self.user.uid)
+            self.user.release()
+            self.user = None
         with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
             await asyncio.wait_for(self._log_task, 2)
         if self.home is not None:
             shutil.rmtree(self.home, ignore_errors=True)
 
 
+def reachable_by_others(path: Path) -> str | None:
+    """Why a user other than the owner cannot reach ``path`` (every folder above it
+    searchable, the path itself readable and searchable/executable), or None if it can."""
+    real = Path(os.path.realpath(path))
+    for folder in reversed(real.parents):
+        if not os.stat(folder).st_mode & 0o001:
+            return f"{folder} is not searchable by other users"
+    mode = os.stat(real).st_mode
+    if (mode & 0o005) != 0o005:
+        return f"{real} is not readable and executable by other users"
+    return None
+
+
 async def launch(
-    argv: list[str], cwd: Path, env: dict[str, str], log_path: Path, limits: Limits
+    argv: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    log_path: Path,
+    limits: Limits,
+    *,
+    isolation: Isolation | None = None,
+    user: SeatUser | None = None,
+    socket_dir: Path | None = None,
 ) -> BotProcess:
     """Start a bot process in ``cwd`` with ``env`` added to its scrubbed environment
-    (:func:`bot_env`), in a private temporary home removed when it is killed."""
+    (:func:`bot_env`), in a private temporary home removed when it is killed.
+
+    ``user``: the seat user it runs as (released with it). With ``isolation.bwrap`` it runs
+    in a sandbox that sees ``socket_dir``, its seat's referee socket folder (None: TCP).
+    """
     log_path.parent.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp(prefix="arena-bot-"))
     full_env = bot_env(dict(os.environ), env, home)
     why = _cannot_execute(argv[0], cwd, full_env)
     if why is not None:
         shutil.rmtree(home, ignore_errors=True)
+        if user is not None:
+            user.release()
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {why}")
+    bwrap = isolation.bwrap if isolation is not None else None
+    uid = user.uid if user is not None else None
+    command = argv
+    if bwrap is not None:
+        command = bwrap_argv(
+            bwrap,
+            argv,
+            cwd=cwd,
+            home=home,
+            socket_dir=socket_dir,
+            uid=uid,
+            path_env=full_env.get("PATH", os.defpath),
+        )
+    if uid is not None:
+        os.chown(home, uid, uid)
     try:
         process = await asyncio.create_subprocess_exec(
-            *_trampoline(argv, limits),
+            *_trampoline(command, limits, None if bwrap is not None else uid),
             cwd=str(cwd),
             env=full_env,
             stdin=asyncio.subprocess.DEVNULL,
@@ -190,10 +260,12 @@ async def launch(
         )
     except OSError as exc:
         shutil.rmtree(home, ignore_errors=True)
+        if user is not None:
+            user.release()
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {exc.strerror}") from None
     assert process.stderr is not None
     task = asyncio.create_task(_copy_capped(process.stderr, log_path))
-    return BotProcess(process, log_path, task, home)
+    return BotProcess(process, log_path, task, home, user)
 
 
 async def _copy_capped(stream: asyncio.StreamReader, path: Path) -> None:
