@@ -296,6 +296,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     listed_games = commands.add_parser("games", help="list the registered games")
     listed_games.add_argument("--json", action="store_true")
+    doctor = commands.add_parser(
+        "doctor", help="which isolation layers protect bot processes here, and why not"
+    )
+    doctor.add_argument(
+        "--no-trial", action="store_true", help="do not start a bundled bot to try the layers"
+    )
+    doctor.add_argument("--json", action="store_true")
+    doctor.set_defaults(run=cmd_doctor)
+
     listed_games.set_defaults(run=cmd_games)
 
     for module in games.command_modules():  # each game's own commands (classic: odds)
@@ -1012,6 +1021,17 @@ def cmd_games(args: argparse.Namespace) -> int:
         info = games.load(name).info
         rows.append(
             {
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from arena import doctor
+
+    checks = doctor.diagnose(trial=not args.no_trial)
+    if args.json:
+        print(json.dumps(doctor.as_json(checks), indent=2))
+    else:
+        print(doctor.render(checks))
+    return EXIT_FAILED if any(c.state == doctor.FAIL for c in checks) else EXIT_OK
+
+
                 "name": name,
                 "title": info.title,
                 "min_players": info.min_players,

@@ -84,6 +84,7 @@ class BotHost:
         self._workdir = Path(tempfile.mkdtemp(prefix="arena-"))
         if self._users is not None:
             self._workdir.chmod(0o711)  # seat users pass through to their own folder only
+            _make_private(results_home())
         if self.address is None:
             return self
         try:
@@ -210,6 +211,13 @@ class BotHost:
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
+
+
+def _make_private(folder: Path) -> None:
+    """Make the results folder the referee's alone (seat users must not open it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if folder.stat().st_mode & 0o077:
+        folder.chmod(0o700)
 
 
 async def _connected(
