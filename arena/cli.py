@@ -37,6 +37,7 @@ from arena.bots import (
     version_id,
 )
 from arena.errors import ArenaError, ConfigError, ReplayError
+from arena.faults import DEFAULT_LIMIT, DEFAULT_MIN_MATCHES, DEFAULT_PERCENT, FaultLimit
 from arena.games import GAMES, check_game
 from arena.paths import replays_dir
 from arena.progress import ProgressBar, StatusLine
@@ -199,6 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="play Python bots that have an entry inside the workers (same results, faster; "
         "other bots still run as processes); kept by resume",
     )
+    trun.add_argument(
+        "--allow-flagged",
+        action="store_true",
+        help="seat bot versions flagged for faults (see --fault-limit) instead of refusing them",
+    )
+    _fault_flags(trun)
     _db_flags(trun)
     trun.set_defaults(run=cmd_tournament_run)
     tresume = tcommands.add_parser("resume", help="play the unrecorded rest of a tournament")
@@ -219,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     tshow = tcommands.add_parser("show", help="a tournament's crosstable and fault summary")
     tshow.add_argument("id")
     tshow.add_argument("--db", type=Path)
+    _fault_flags(tshow)
     _format_flags(tshow)
     tshow.set_defaults(run=cmd_tournament_show)
 
@@ -229,6 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--tournament", metavar="ID")
     board.add_argument("--pool", help="rating pool, e.g. classic/3p/world (default: the latest)")
     board.add_argument("--db", type=Path)
+    _fault_flags(board)
     _format_flags(board)
     board.set_defaults(run=cmd_leaderboard)
 
@@ -287,15 +296,6 @@ def build_parser() -> argparse.ArgumentParser:
     versus.add_argument("--json", action="store_true")
     versus.set_defaults(run=cmd_versus)
 
-    rules = commands.add_parser("rules", help="list the rules options and their values")
-    rules.add_argument(
-        "game", nargs="?", help="one game (default: every registered game, see `arena games`)"
-    )
-    rules.add_argument("--json", action="store_true")
-    rules.set_defaults(run=cmd_rules)
-
-    listed_games = commands.add_parser("games", help="list the registered games")
-    listed_games.add_argument("--json", action="store_true")
     doctor = commands.add_parser(
         "doctor", help="which isolation layers protect bot processes here, and why not"
     )
@@ -305,6 +305,15 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--json", action="store_true")
     doctor.set_defaults(run=cmd_doctor)
 
+    rules = commands.add_parser("rules", help="list the rules options and their values")
+    rules.add_argument(
+        "game", nargs="?", help="one game (default: every registered game, see `arena games`)"
+    )
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(run=cmd_rules)
+
+    listed_games = commands.add_parser("games", help="list the registered games")
+    listed_games.add_argument("--json", action="store_true")
     listed_games.set_defaults(run=cmd_games)
 
     for module in games.command_modules():  # each game's own commands (classic: odds)
@@ -383,6 +392,8 @@ _NUMBERS: dict[str, tuple[Any, str]] = {
     "rounds": (lambda v: 1 <= v <= 10_000, "a whole number from 1 to 10000"),
     "workers": (lambda v: 0 <= v <= 1024, "a whole number from 0 (one per core) to 1024"),
     "simulate": (lambda v: 1 <= v < INT64, "a positive number of battles"),
+    "fault_limit": (lambda v: 0 <= v <= 100, "a percentage from 0 to 100"),
+    "fault_min_matches": (lambda v: 1 <= v < INT64, "a whole number of at least 1"),
 }
 """Every numeric setting of every command, checked the same way (NaN fails every test)."""
 
@@ -546,6 +557,30 @@ def _db_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
 
 
+def _fault_flags(parser: argparse.ArgumentParser) -> None:
+    """``--fault-limit`` and ``--fault-min-matches``: when a bot version is flagged."""
+    parser.add_argument(
+        "--fault-limit",
+        type=float,
+        default=DEFAULT_PERCENT,
+        metavar="PERCENT",
+        help="flag a bot version when more than PERCENT of its recorded matches ended with its "
+        f"seat not OK (TIMEOUT, CRASH, ...) (default {DEFAULT_PERCENT:g})",
+    )
+    parser.add_argument(
+        "--fault-min-matches",
+        type=int,
+        default=DEFAULT_MIN_MATCHES,
+        metavar="N",
+        help=f"recorded matches a version needs before it can be flagged (default "
+        f"{DEFAULT_MIN_MATCHES})",
+    )
+
+
+def _fault_limit(args: argparse.Namespace) -> FaultLimit:
+    return FaultLimit(args.fault_limit, args.fault_min_matches)
+
+
 def _format_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--json", action="store_true")
@@ -642,7 +677,12 @@ def _recorded_count(store: Store, tournament_id: str, rated: int) -> int:
 
 
 def _run_tournament(
-    store: Store, tournament_id: str, workers: int | None, quiet: bool, as_json: bool
+    store: Store,
+    tournament_id: str,
+    workers: int | None,
+    quiet: bool,
+    as_json: bool,
+    limit: FaultLimit = DEFAULT_LIMIT,
 ) -> int:
     if store.tournament(tournament_id) is None:
         raise ConfigError(f"no tournament {tournament_id!r} in {store.path}")
@@ -670,7 +710,7 @@ def _run_tournament(
                     "(a resume fails the same way until the bot can start)"
                 ) from exc
             raise ArenaError(f"{exc} (after {done}/{total} matches; {hint})") from exc
-    board = reports.leaderboard(store, runner.pool, tournament_id)
+    board = reports.leaderboard(store, runner.pool, tournament_id, limit)
     if as_json:
         print(reports.to_json(board))
     else:
@@ -682,9 +722,12 @@ def _run_tournament(
 def cmd_tournament_run(args: argparse.Namespace) -> int:
     settings = _settings_from_args(args)
     settings.check()
+    limit = _fault_limit(args)
     with _open_db(args.db) as store:
-        tournament_id = tournaments.create(store, settings)
-        return _run_tournament(store, tournament_id, settings.workers, args.no_progress, args.json)
+        tournament_id = tournaments.create(store, settings, None if args.allow_flagged else limit)
+        return _run_tournament(
+            store, tournament_id, settings.workers, args.no_progress, args.json, limit
+        )
 
 
 def _resume_command(store: Store, tournament_id: str) -> str:
@@ -776,7 +819,7 @@ def cmd_tournament_show(args: argparse.Namespace) -> int:
     with _open_db(args.db, read_only=True) as store:
         if store.tournament(args.id) is None:
             raise ConfigError(f"no tournament {args.id!r} in {store.path}")
-        table = reports.crosstable(store, args.id)
+        table = reports.crosstable(store, args.id, _fault_limit(args))
     return _emit(args, table, reports.crosstable_csv, reports.render_crosstable)
 
 
@@ -785,7 +828,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         check_game(args.game)
     with _open_db(args.db, read_only=True) as store:
         pool = reports.choose_pool(store, args.pool, args.tournament, args.game)
-        board = reports.leaderboard(store, pool, args.tournament)
+        board = reports.leaderboard(store, pool, args.tournament, _fault_limit(args))
     return _emit(args, board, reports.leaderboard_csv, reports.render_leaderboard)
 
 
@@ -978,6 +1021,17 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     return EXIT_OK if not failed else EXIT_FAILED
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from arena import doctor
+
+    checks = doctor.diagnose(trial=not args.no_trial)
+    if args.json:
+        print(json.dumps(doctor.as_json(checks), indent=2))
+    else:
+        print(doctor.render(checks))
+    return EXIT_FAILED if any(c.state == doctor.FAIL for c in checks) else EXIT_OK
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     """Each game's rules options with values, default and description (``--json``: one row
     per option, with its ``game``)."""
@@ -1021,17 +1075,6 @@ def cmd_games(args: argparse.Namespace) -> int:
         info = games.load(name).info
         rows.append(
             {
-def cmd_doctor(args: argparse.Namespace) -> int:
-    from arena import doctor
-
-    checks = doctor.diagnose(trial=not args.no_trial)
-    if args.json:
-        print(json.dumps(doctor.as_json(checks), indent=2))
-    else:
-        print(doctor.render(checks))
-    return EXIT_FAILED if any(c.state == doctor.FAIL for c in checks) else EXIT_OK
-
-
                 "name": name,
                 "title": info.title,
                 "min_players": info.min_players,

@@ -7,7 +7,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console, JustifyMethod
@@ -15,6 +15,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from arena.errors import ArenaError
+from arena.faults import DEFAULT_LIMIT, FaultLimit, FaultRecord, fault_records, flag_keys
 from arena.ratings import pool_game
 from arena.store import Store
 
@@ -61,20 +62,29 @@ def choose_pool(
     return pools[0]
 
 
-def leaderboard(store: Store, pool: str, tournament_id: str | None = None) -> dict[str, Any]:
+def leaderboard(
+    store: Store, pool: str, tournament_id: str | None = None, limit: FaultLimit = DEFAULT_LIMIT
+) -> dict[str, Any]:
     """The ``arena leaderboard --json`` object.
 
     ``ratings_as_of`` says which ratings mu and sigma are: ``"now"`` (the pool's current
     ratings) or, for one tournament, ``"tournament_end"`` (as they stood after its last recorded
-    match: its end once it is finished).
+    match: its end once it is finished). Each row's ``flagged`` and ``fault_rate`` are over all
+    the version's recorded matches (see :mod:`arena.faults`; ``fault_limit`` gives the rule).
     """
-    return board_of(pool, store.leaderboard_rows(pool, tournament_id), tournament_id)
+    rows = store.leaderboard_rows(pool, tournament_id)
+    return board_of(pool, rows, tournament_id, fault_records(store, limit), limit)
 
 
 def board_of(
-    pool: str, found: list[dict[str, Any]], tournament_id: str | None = None
+    pool: str,
+    found: list[dict[str, Any]],
+    tournament_id: str | None = None,
+    records: Mapping[str, FaultRecord] | None = None,
+    limit: FaultLimit = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
-    """:func:`leaderboard`'s object from :meth:`Store.leaderboard_rows` output."""
+    """:func:`leaderboard`'s object from :meth:`Store.leaderboard_rows` output and the
+    versions' fault records (:func:`arena.faults.fault_records`)."""
     rows = []
     for rank, row in enumerate(found, 1):
         mu, sigma = row["mu"], row["sigma"]
@@ -95,12 +105,14 @@ def board_of(
                 "think_ms_p50": row["think_ms_p50"],
                 "think_ms_p99_p95": row["think_ms_p99_p95"],
                 "think_ms_p99": row["think_ms_p99"],  # the older name of think_ms_p99_p95
+                **flag_keys(records or {}, row["version_id"]),
             }
         )
     return {
         "pool": pool,
         "tournament": tournament_id,
         "ratings_as_of": "tournament_end" if tournament_id else "now",
+        "fault_limit": limit.to_dict(),
         "rows": rows,
     }
 
@@ -125,6 +137,21 @@ def _faults_total(row: dict[str, Any]) -> str:
     return str(sum(row["faults"].values())) if row["faults"] else "-"
 
 
+FLAG = "⚑"
+"""Beside a flagged version's bot name in the terminal (explained in the table's caption)."""
+
+
+def _bot(row: dict[str, Any]) -> str:
+    return f"{row['bot']} {FLAG}" if row.get("flagged") else str(row["bot"])
+
+
+def _flag_note(board: dict[str, Any]) -> str | None:
+    """The caption's words for the flag, when a row has one."""
+    if not any(row.get("flagged") for row in board["rows"]):
+        return None
+    return f"{FLAG} flagged: {FaultLimit(**board.get('fault_limit', {})).describe()}"
+
+
 def _version_full(row: dict[str, Any]) -> str:
     return f"{row['version']} ({row['version_id'][:8]})"
 
@@ -142,7 +169,7 @@ Column = tuple[str, JustifyMethod, Cell]  # header, justification, cell text
 
 _COLUMNS: dict[str, Column] = {
     "rank": ("#", "right", lambda r: str(r["rank"])),
-    "bot": ("bot", "left", lambda r: str(r["bot"])),
+    "bot": ("bot", "left", _bot),
     "version": ("version", "left", _version_full),
     "mu": ("μ", "right", lambda r: _num(r["mu"])),
     "sigma": ("σ", "right", lambda r: _num(r["sigma"])),
@@ -182,6 +209,9 @@ def _leaderboard_table(board: dict[str, Any], columns: dict[str, Column]) -> Tab
         notes.append("think ms: median of per-match p50 / 95th percentile of per-match p99")
     if "faults" in columns and columns["faults"][2] is _faults_total:
         notes.append("faults: forfeited seats")
+    flag_note = _flag_note(board)
+    if flag_note:
+        notes.append(flag_note)
     table = Table(title=title, caption="; ".join(notes))
     for key, (header, justify, _cell) in columns.items():
         table.add_column(
@@ -234,6 +264,8 @@ def leaderboard_csv(board: dict[str, Any]) -> str:
         "think_ms_p50",
         "think_ms_p99",
         "think_ms_p99_p95",
+        "flagged",
+        "fault_rate",
     ]
     writer.writerow(head)
     for row in board["rows"]:
@@ -253,6 +285,8 @@ def leaderboard_csv(board: dict[str, Any]) -> str:
                 row["think_ms_p50"],
                 row["think_ms_p99"],
                 row["think_ms_p99_p95"],
+                row.get("flagged", False),
+                row.get("fault_rate"),
             ]
         )
     return out.getvalue()
@@ -348,9 +382,12 @@ def matches_csv(rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def crosstable(store: Store, tournament_id: str) -> dict[str, Any]:
+def crosstable(
+    store: Store, tournament_id: str, limit: FaultLimit = DEFAULT_LIMIT
+) -> dict[str, Any]:
     """Pairwise results of a tournament (how often each bot finished ahead of each other bot,
-    behind it, or level) and its faults by bot and status."""
+    behind it, or level), its faults by bot and status, and each version's fault flag (over
+    all its recorded matches, not only this tournament's)."""
     tournament = store.tournament(tournament_id)
     if tournament is None:
         raise ArenaError(f"no tournament {tournament_id!r}")
@@ -393,7 +430,25 @@ def crosstable(store: Store, tournament_id: str) -> dict[str, Any]:
             for (a, b), t in sorted(pairs.items())
         ],
         "faults": faults,
+        "fault_limit": limit.to_dict(),
+        "flags": _flags(store, entries, limit),
     }
+
+
+def _flags(
+    store: Store, entries: Mapping[str, Mapping[str, Any]], limit: FaultLimit
+) -> list[dict[str, Any]]:
+    """Each entry's fault record, by bot name."""
+    records = fault_records(store, limit, entries)
+    return [
+        {
+            "bot": entries[vid]["name"],
+            "version": entries[vid]["label"],
+            "version_id": vid,
+            **flag_keys(records, vid),
+        }
+        for vid in sorted(entries, key=lambda v: (entries[v]["name"], v))
+    ]
 
 
 def render_crosstable(table: dict[str, Any], console: Console | None = None) -> None:
@@ -422,6 +477,18 @@ def render_crosstable(table: dict[str, Any], console: Console | None = None) -> 
             console.print(f"faults · {bot}: {summary}")
     else:
         console.print("faults: none")
+    flagged = [f for f in table.get("flags", []) if f["flagged"]]
+    for flag in flagged:
+        record = FaultRecord(flag["recorded_matches"], flag["faulted_matches"], True)
+        console.print(
+            f"{FLAG} flagged · {flag['bot']} {flag['version']} ({flag['version_id'][:8]}): "
+            f"{record.summary()} over all its recorded matches",
+            markup=False,
+        )
+    if flagged:
+        console.print(f"{FLAG} flagged: {FaultLimit(**table['fault_limit']).describe()}")
+    else:
+        console.print("flagged: none")
 
 
 def crosstable_csv(table: dict[str, Any]) -> str:

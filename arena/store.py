@@ -21,7 +21,7 @@ import socket
 import sqlite3
 import statistics
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -779,6 +779,25 @@ class Store:
             "SELECT bot, COUNT(DISTINCT match_id) AS n FROM seats GROUP BY bot ORDER BY bot"
         )
         return {row["bot"]: int(row["n"]) for row in rows}
+
+    def fault_counts(self, version_ids: Iterable[str] | None = None) -> dict[str, tuple[int, int]]:
+        """{version id: (matches it sat in, matches where its seat ended other than OK)} for
+        every version with recorded matches, or only ``version_ids``: one aggregate query
+        (fault flags are read on every leaderboard, of databases with many thousand matches)."""
+        where: str = ""
+        params: tuple[str, ...] = ()
+        if version_ids is not None:
+            wanted = tuple(version_ids)
+            where = f"WHERE version_id IN ({', '.join('?' * len(wanted))})" if wanted else "WHERE 0"
+            params = wanted
+        with _translated(self.path, "read"):
+            rows = self.db.execute(
+                "SELECT version_id, COUNT(DISTINCT match_id),"
+                " COUNT(DISTINCT CASE WHEN status <> 'OK' THEN match_id END)"
+                f" FROM seats {where} GROUP BY version_id",
+                params,
+            ).fetchall()
+        return {str(vid): (int(matches), int(faulted)) for vid, matches, faulted in rows}
 
     def all_match_records(self) -> list[dict[str, Any]]:
         """Every match with its ``seats`` list, in (tournament created_at, plan_index) order —

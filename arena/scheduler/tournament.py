@@ -42,6 +42,7 @@ from arena.bots import (
     version_id,
 )
 from arena.errors import ArenaError, BotError, ConfigError
+from arena.faults import FaultLimit, refuse_flagged
 from arena.games import load as load_game
 from arena.games.api import Game
 from arena.paths import results_home
@@ -265,8 +266,13 @@ def refuse_unstartable(specs: list[BotSpec], after_setup: bool = False) -> None:
         raise BotsCannotStart("; ".join(reasons))
 
 
-def create(store: Store, settings: TournamentSettings) -> str:
-    """Register the bots, make the plan and store it with the tournament; returns its id."""
+def create(
+    store: Store, settings: TournamentSettings, fault_limit: FaultLimit | None = None
+) -> str:
+    """Register the bots, make the plan and store it with the tournament; returns its id.
+
+    With ``fault_limit``, a bot version flagged by it (:mod:`arena.faults`) is refused.
+    """
     game = settings.check()
     known = registered_bots(store)
     specs = [find_bot(name, known) for name in dict.fromkeys(settings.bots)]
@@ -277,6 +283,8 @@ def create(store: Store, settings: TournamentSettings) -> str:
     by_version = {e["version_id"]: e for e in entries}
     if len(by_version) < len(entries):
         raise ConfigError("two of the bots are the same version (identical folders)")
+    if fault_limit is not None:
+        refuse_flagged(store, by_version, fault_limit)
     seed = settings.seed if settings.seed is not None else new_seed()
     plan = make_plan(list(by_version), settings.seats, settings.rounds, seed)
     tournament_id = uuid.uuid4().hex[:8]

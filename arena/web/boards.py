@@ -14,6 +14,7 @@ from threading import Lock
 from typing import Any, TypeVar, cast
 
 from arena import reports
+from arena.faults import DEFAULT_LIMIT, fault_records
 from arena.ratings import pool_game
 from arena.store import Store
 
@@ -61,10 +62,12 @@ def _kept(store: Store, what: tuple[Any, ...], compute: Callable[[], T]) -> T:
 
 def _compute(store: Store, game: str | None, pool: str | None) -> list[dict[str, Any]]:
     found = []
+    records = fault_records(store, DEFAULT_LIMIT)  # one aggregate query for every board
     for entry in pools(store):
         if (game and entry["game"] != game) or (pool and entry["pool"] != pool):
             continue
-        board = reports.board_of(entry["pool"], _seen(store, entry["pool"]).rows(store))
+        rows = _seen(store, entry["pool"]).rows(store)
+        board = reports.board_of(entry["pool"], rows, None, records, DEFAULT_LIMIT)
         found.append({**board, "game": entry["game"]})
     return found
 

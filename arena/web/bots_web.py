@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
+from arena.faults import DEFAULT_LIMIT, fault_records, flag_keys
 from arena.store import Store
 from arena.web import plots
 from arena.web.app import TEMPLATES, not_found
@@ -145,6 +146,10 @@ def _faults(name: str, matches: list[list[dict[str, Any]]], db: Store) -> list[d
 
 
 def _versions(db: Store, name: str, matches: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each version with its matches, when it was seen and its fault flag (over all of its
+    recorded matches: :mod:`arena.faults`)."""
+    versions = db.versions(name)
+    records = fault_records(db, DEFAULT_LIMIT, [v["id"] for v in versions])
     seen: dict[str, list[str]] = {}
     for seats in matches:
         for seat in seats:
@@ -158,8 +163,9 @@ def _versions(db: Store, name: str, matches: list[list[dict[str, Any]]]) -> list
             "matches": len(seen.get(v["id"], [])),
             "first_seen": min(seen[v["id"]]) if v["id"] in seen else None,
             "last_seen": max(seen[v["id"]]) if v["id"] in seen else None,
+            **flag_keys(records, v["id"]),
         }
-        for v in db.versions(name)
+        for v in versions
     ]
 
 
@@ -219,6 +225,7 @@ def bot_detail(
         "added_at": bot["added_at"],
         "matches": len(matches),
         "versions": _versions(db, name, matches),
+        "fault_limit": DEFAULT_LIMIT.to_dict(),
         "pools": _pools(db, name, matches),
         "crosstable": _crosstable_row(name, matches),
         "faults": _faults(name, matches, db),
