@@ -1,0 +1,236 @@
+"""Isolation layers against hostile bots: token theft, signals, spying, escaped children.
+
+Each hostile bot in ``hostile_bots/`` attacks, says on stderr what it got (the referee keeps
+the log), then plays. With every layer on (the referee as root with bubblewrap, as CI runs
+it), each attack is contained: the other seats finish OK on their own processes, and no
+process outlives the match. A layer this machine does not allow skips the test with the
+reason ``arena doctor`` gives. Where it is safe to show, the same attack without the layers
+succeeds, so the tests can fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from arena.bots import BotSpec, read_spec
+from arena.games.classic.game import ClassicGame
+from arena.paths import results_home
+from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
+from arena.protocol.envelope import PROTOCOL_VERSION
+from arena.referee import local
+from arena.referee.host import BotHost
+from arena.referee.isolation import Isolation, detect
+from arena.referee.match import MatchResult, TimeControl
+from arena.seeds import KEY_ENV
+
+from . import RANDOM, REPO, rules_for
+
+HOSTILE = Path(__file__).resolve().parent / "hostile_bots"
+DEFAULT_STARTUP = TimeControl().startup_time
+CONTROL = TimeControl(move_time=5.0, time_bank=30.0, startup_time=DEFAULT_STARTUP)
+"""The default startup time (a bot must connect within it under every layer), generous
+clocks for the moves."""
+
+
+def hostile(name: str) -> BotSpec:
+    return read_spec(HOSTILE / name)
+
+
+@pytest.fixture
+def layers(monkeypatch: pytest.MonkeyPatch) -> Isolation:
+    """Every isolation layer on, or the test skipped with the reason ``arena doctor`` gives."""
+    monkeypatch.setenv("ARENA_ISOLATION", "auto")
+    off = [layer for layer in detect().layers if not layer.active]
+    if off:
+        pytest.skip("; ".join(f"layer {layer.name} is off: {layer.why}" for layer in off))
+    monkeypatch.setenv("ARENA_ISOLATION", "users,namespaces")
+    return detect()
+
+
+def play(players: list[BotSpec], replay: Path, seed: int = 1) -> MatchResult:
+    rules = rules_for(len(players))
+    return local.play(ClassicGame(rules.config), players, seed, CONTROL, replay)
+
+
+def report(result: MatchResult, seat: int) -> dict[str, Any]:
+    """What the hostile bot at ``seat`` said it got (its ``HOSTILE`` stderr line)."""
+    logs = sorted((results_home() / "logs").glob(f"{result.match_id}-seat{seat}-*.log"))
+    assert logs, f"no log for seat {seat}"
+    for line in logs[0].read_text().splitlines():
+        if line.startswith("HOSTILE "):
+            return json.loads(line.removeprefix("HOSTILE "))
+    raise AssertionError(f"seat {seat} reported nothing: {logs[0].read_text()[-2000:]}")
+
+
+def seat_user_processes(isolation: Isolation) -> list[int]:
+    """Processes running as any uid of the seat-user range."""
+    assert isolation.uids is not None
+    low, high = isolation.uids
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            uid_line = next(
+                line
+                for line in (entry / "status").read_text().splitlines()
+                if line.startswith("Uid:")
+            )
+        except (OSError, StopIteration):
+            continue
+        if low <= int(uid_line.split()[1]) <= high:
+            found.append(int(entry.name))
+    return found
+
+
+def marked(mark: str) -> list[int]:
+    """Processes whose command line carries ``mark``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if mark.encode() in (entry / "cmdline").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def wait_until(condition: Any, seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_thief_finds_no_token_signals_nobody_and_a_stolen_token_is_refused(
+    layers: Isolation, tmp_path: Path
+) -> None:
+    result = play([hostile("thief"), RANDOM, RANDOM], tmp_path / "replay.jsonl")
+    got = report(result, 0)
+    assert got["uid"] != 0
+    assert got["tokens"] == 0 and got["stopped"] == [] and got["killed"] == []
+    assert got["pids_seen"] <= 2  # its sandbox's init and its own parent, nobody else
+    assert [s.status for s in result.seats][1:] == ["OK", "OK"]
+    assert wait_until(lambda: not seat_user_processes(layers))
+
+
+def test_a_token_works_only_on_its_own_seat_socket(layers: Isolation) -> None:
+    """Session binding: even a token that did get out is refused on every other socket, and
+    on its own once its process holds the seat."""
+
+    async def scenario() -> list[str]:
+        async with BotHost(isolation=layers) as host:
+            seats = [await host.connect(RANDOM, f"bound-{i}", DEFAULT_STARTUP) for i in range(2)]
+            assert all(seat is not None for seat, _ in seats), seats
+            own = list(host._seat_servers.values())
+            token = next(iter(own[0].registry._expected))
+            codes = []
+            for server in own:
+                codes.append(await _hello(server.target, token))
+            for seat, _ in seats:
+                assert seat is not None
+                await host.release(seat)
+            return codes
+
+    assert asyncio.run(scenario()) == ["UNAUTHENTICATED", "UNAUTHENTICATED"]
+
+
+async def _hello(target: str, token: str) -> str:
+    hello = pb.BotMessage(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, token=token))
+    async with grpc.aio.insecure_channel(target) as channel:
+        call = arena_pb2_grpc.RefereeStub(channel).Play()
+        await call.write(hello)
+        try:
+            async for _ in call:
+                return "WELCOMED"
+        except grpc.aio.AioRpcError as exc:
+            return exc.code().name
+    return "ENDED"
+
+
+def test_a_spy_reads_neither_the_live_replay_nor_the_results_nor_the_referee(
+    layers: Isolation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replays = results_home() / "replays"
+    replays.mkdir(parents=True)
+    replay = replays / "live.jsonl"
+    (results_home() / "results.db").write_bytes(b"SQLite format 3\0")
+    monkeypatch.delenv(KEY_ENV)  # the key is a file of the installation here
+    from arena.seeds import installation_key
+
+    installation_key()
+    targets = [replay, replays, results_home() / "results.db", results_home() / "secret"]
+    monkeypatch.setenv(
+        "ARENA_TEST_SPY",
+        os.pathsep.join(map(str, [*targets, REPO / "results", REPO / "README.md"])),
+    )
+    result = play([hostile("spy"), RANDOM], replay)
+    tried = report(result, 0)["tried"]
+    assert len(tried) == len(targets) + 3
+    for path, outcome in tried.items():
+        assert not outcome.startswith(("READ", "LISTED")), (path, outcome)
+    assert [s.status for s in result.seats] == ["OK", "OK"]
+
+
+def test_without_the_layers_the_same_spy_reads_the_live_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The spy test can fail: a bot running as the referee's user reads the replay."""
+    replay = tmp_path / "replay.jsonl"
+    monkeypatch.setenv("ARENA_TEST_SPY", str(replay))
+    result = play([hostile("spy"), RANDOM], replay)
+    assert report(result, 0)["tried"][str(replay)].startswith("READ")
+
+
+def test_a_double_forked_grandchild_dies_with_its_seat(
+    layers: Isolation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark = f"arena-forker-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setenv("ARENA_TEST_MARK", mark)
+    result = play([hostile("forker"), RANDOM], tmp_path / "replay.jsonl")
+    assert report(result, 0)["grandchild"] > 0  # it did leave one behind
+    assert [s.status for s in result.seats] == ["OK", "OK"]
+    assert wait_until(lambda: not marked(mark)), f"outlived its match: {marked(mark)}"
+    assert wait_until(lambda: not seat_user_processes(layers))
+
+
+def test_without_the_layers_a_double_forked_grandchild_outlives_its_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The forker test can fail: a process group kill misses a child that left the group."""
+    mark = f"arena-forker-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setenv("ARENA_TEST_MARK", mark)
+    play([hostile("forker"), RANDOM], tmp_path / "replay.jsonl")
+    try:
+        assert marked(mark), "the grandchild should have outlived the process group"
+    finally:
+        for pid in marked(mark):
+            os.kill(pid, 9)
+
+
+@pytest.mark.parametrize("bot", ["random", "js-random", "europe-heuristic", "js-europe"])
+def test_bundled_bots_connect_within_the_default_startup_time_under_every_layer(
+    layers: Isolation, bot: str
+) -> None:
+    spec = read_spec(REPO / "bots" / bot)
+
+    async def connect() -> str:
+        async with BotHost(isolation=layers) as host:
+            seat, why = await host.connect(spec, f"layered-{bot}", DEFAULT_STARTUP)
+            if seat is not None:
+                await host.release(seat)
+            return why
+
+    assert asyncio.run(connect()) == ""
