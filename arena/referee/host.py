@@ -92,7 +92,18 @@ class BotHost:
         except BaseException:  # e.g. an address that cannot be served on: leave nothing
             await self.close()
             raise
+        shared = self._shared_socket_dir()
+        if shared is not None and self._users is not None:
+            socket = shared / Path(self.target).name
+            socket.chmod(0o666)  # seat users share it; its folder is the user's choice
         return self
+
+    def _shared_socket_dir(self) -> Path | None:
+        """The folder of the shared server's unix socket (None: it serves on TCP)."""
+        if not self.target.startswith("unix:"):
+            return None
+        path = self.target.removeprefix("unix:")
+        return Path(path[2:] if path.startswith("//") else path).parent
 
     async def __aenter__(self) -> BotHost:
         return await self.open()
@@ -158,7 +169,7 @@ class BotHost:
                 self.limits,
                 isolation=self.isolation,
                 user=user,
-                socket_dir=own.folder if own is not None else None,
+                socket_dir=own.folder if own is not None else self._shared_socket_dir(),
             )
         except BaseException:
             if own is not None:
