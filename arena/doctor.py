@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from arena.bots import bundled_bots
 from arena.errors import ArenaError
@@ -91,8 +92,9 @@ def _consequences(isolation: Isolation) -> list[Check]:
     if USERS in on and NAMESPACES not in on:
         import arena
 
-        for what, path in (("interpreter", sys.executable), ("package", arena.__file__)):
-            why = reachable_by_others(os.path.dirname(path) if what == "package" else path)
+        package = Path(arena.__file__).parent
+        for what, path in (("interpreter", Path(sys.executable)), ("package", package)):
+            why = reachable_by_others(path)
             if why is not None:
                 checks.append(
                     Check(
