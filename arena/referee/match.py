@@ -89,6 +89,10 @@ class Seat(Protocol):
 
     async def drain(self) -> str | None: ...
     async def end(self, message: pb.MatchEnd) -> None: ...
+    def stop_reading(self) -> None:
+        """Nothing the seat sends matters any more in this match (it forfeited, or the match
+        is over): a remote seat's stream is no longer read, so it costs nothing."""
+        ...
 
 
 @dataclass(slots=True)
@@ -286,6 +290,9 @@ class MatchRunner:
         if result.status == SeatStatus.OK.value:
             result.status = status.value
             result.detail = detail
+        handle = self.seats[seat]
+        if handle is not None:
+            handle.stop_reading()
         if seat in self.out or seat in self.game.out_order(self.state):
             return
         self.out.append(seat)
@@ -417,6 +424,7 @@ class MatchRunner:
                 continue
             if self.results[seat].status not in ("CRASH", "DISCONNECT"):
                 await handle.end(message)
+            handle.stop_reading()
 
     def _answer_record(self, seat: int, action: Any) -> dict[str, Any]:
         return {

@@ -142,6 +142,9 @@ class InProcessSeat:
     async def drain(self) -> str | None:
         return None
 
+    def stop_reading(self) -> None:
+        return None
+
     async def end(self, message: pb.MatchEnd) -> None:
         try:
             self.bot.finish(envelope.match_end_to_dict(message))
@@ -189,11 +192,10 @@ class RemoteSeat:
         return envelope.declarations_from_hello(game, self.hello)
 
     async def start(self, message: pb.MatchStart) -> str | None:
-        # Late messages from a previous match on this stream belong to that match.
-        stale = [self.session.inbox.get_nowait() for _ in range(self.session.inbox.qsize())]
-        for item in stale:
-            if isinstance(item, Closed):
-                self.session.inbox.put_nowait(item)
+        # Late messages from a previous match on this stream belong to that match (and what
+        # came after it was over is read now: late answers have old ids and are ignored).
+        self.session.inbox.discard()
+        self.session.resume_reading()
         self._offset = self._highest
         self._sent.clear()
         self.timed_out = False
@@ -321,6 +323,11 @@ class RemoteSeat:
 
     async def end(self, message: pb.MatchEnd) -> None:
         self.session.send(pb.RefereeMessage(match_end=message))
+
+    def stop_reading(self) -> None:
+        """The match needs nothing more from this seat: read nothing more until the next
+        MatchStart (see :meth:`Session.stop_reading`)."""
+        self.session.stop_reading()
 
     async def close(self) -> None:
         self.session.finish()

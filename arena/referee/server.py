@@ -24,6 +24,7 @@ from arena.errors import ArenaError
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.protocol.envelope import PROTOCOL_VERSION
+from arena.referee.resources import Throttle, short_of_descriptors
 
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest message a bot may send (1 MiB); a larger one ends its stream as a protocol fault."""
@@ -37,7 +38,16 @@ MAX_QUEUED_BYTES = 4 * MAX_MESSAGE_BYTES
 MAX_QUEUED_MESSAGES = 1000
 """What a seat may have sent and the referee not yet read, at any moment (4 MiB, 1,000
 messages): past either its stream ends as a protocol fault, so a bot that keeps sending
-(also after its seat is out of the match) cannot make the referee hold more for it."""
+between requests cannot make the referee hold more for it. Once its seat is out of the match
+(or the match is over) the referee stops reading it at all (:meth:`Session.stop_reading`)."""
+
+MAX_CONNECTIONS = 32
+"""Connections one referee server accepts at once (gRPC closes any more as they come): an
+honest bot needs one. Each bot process has a server of its own unless an address is shared."""
+MAX_STREAMS = 32
+"""Play streams one server runs at once (more are refused with RESOURCE_EXHAUSTED)."""
+MAX_STREAMS_PER_CONNECTION = 4
+"""Play streams at once on one connection (HTTP/2's concurrent streams setting)."""
 
 T = TypeVar("T")
 
@@ -127,6 +137,15 @@ class Inbox(Mailbox[pb.BotMessage | Closed]):
             self._taken()
         return item
 
+    def discard(self) -> None:
+        """Drop every message queued unread (an end of the stream stays)."""
+        kept = [item for item in self._items if isinstance(item, Closed)]
+        self._items.clear()
+        self._items.extend(kept)
+        self._sizes.clear()
+        self._sizes.extend(0 for _ in kept)
+        self.queued_bytes = 0
+
     def overflow(self, size: int) -> str | None:
         """Why one more message of ``size`` bytes would be too much unread, if it would."""
         if self.qsize() >= MAX_QUEUED_MESSAGES:
@@ -150,6 +169,22 @@ class Session:
         self.inbox = Inbox()
         self.outbox: Mailbox[pb.RefereeMessage | None] = Mailbox()
         self.closed: Closed | None = None
+        self.reading = asyncio.Event()
+        """Set while the referee reads the stream; cleared once nothing it sends matters."""
+        self.reading.set()
+        self.throttle = Throttle()
+
+    def stop_reading(self) -> None:
+        """Read nothing more from this stream (its seat is out of the match, or the match is
+        over) and drop what waits unread: gRPC's flow control then holds the bot back, so
+        whatever it keeps sending costs the referee nothing. The stream stays open for the
+        referee's own messages (the ActionResult of a last answer, MatchEnd)."""
+        self.reading.clear()
+        self.inbox.discard()
+
+    def resume_reading(self) -> None:
+        """Read the stream again (its next match starts)."""
+        self.reading.set()
 
     def send(self, message: pb.RefereeMessage) -> None:
         if self.closed is None:
@@ -199,6 +234,12 @@ class RefereeServicer(arena_pb2_grpc.RefereeServicer):
     async def Play(
         self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.RefereeMessage]:
+        if short_of_descriptors():
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "the referee is short of file descriptors; try again later",
+            )
+            return
         try:
             first = await asyncio.wait_for(anext(request_iterator), self.hello_timeout)
         except (TimeoutError, StopAsyncIteration):
@@ -246,9 +287,20 @@ class RefereeServicer(arena_pb2_grpc.RefereeServicer):
 
 
 async def _pump(request_iterator: AsyncIterator[pb.BotMessage], session: Session) -> None:
-    """Copy a bot's messages into its inbox; record how the stream ended."""
+    """Copy a bot's messages into its inbox, no faster than its throttle allows and only while
+    the session is read; record how the stream ended."""
+    reading, throttle = session.reading, session.throttle
     try:
-        async for message in request_iterator:
+        while True:
+            if not reading.is_set():
+                await reading.wait()
+            try:
+                message = await anext(request_iterator)
+            except StopAsyncIteration:
+                closed = Closed("disconnect", "the bot closed its stream")
+                break
+            if not reading.is_set():
+                continue  # arrived as the referee stopped reading: nobody wants it
             size = message.ByteSize()
             if size > MAX_MESSAGE_BYTES:
                 closed = Closed(
@@ -261,8 +313,9 @@ async def _pump(request_iterator: AsyncIterator[pb.BotMessage], session: Session
                 closed = Closed("protocol", flood)
                 break
             session.inbox.put_nowait(message, size)
-        else:
-            closed = Closed("disconnect", "the bot closed its stream")
+            wait = throttle.take(size)
+            if wait > 0:  # faster than any honest bot: read on at the throttle's rate
+                await asyncio.sleep(wait)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # grpc raises its own types for bad bytes and oversized messages
@@ -315,19 +368,34 @@ def _bind_problem(address: str) -> str | None:
 
 
 async def start_server(
-    registry: Registry, address: str, hello_timeout: float = 10.0
+    registry: Registry,
+    address: str,
+    hello_timeout: float = 10.0,
+    max_connections: int = MAX_CONNECTIONS,
+    max_streams: int = MAX_STREAMS,
 ) -> tuple[grpc.aio.Server, str]:
     """Serve the referee on ``address`` (``unix:/PATH`` or ``HOST:PORT``); returns the bound
-    target. An address that cannot be served on is an :class:`ArenaError` saying why."""
+    target. An address that cannot be served on is an :class:`ArenaError` saying why.
+
+    Bounded against a bot that opens connections and never uses them: at most
+    ``max_connections`` connections and ``max_streams`` streams at once; a connection that
+    does not finish its HTTP/2 handshake, or carries no stream, for ``hello_timeout`` seconds
+    is closed, as is a stream without a Hello by then."""
     check_address(address)
     problem = _bind_problem(address)
     if problem is not None:
         raise ArenaError(f"cannot serve the referee on {address!r}: {problem}")
+    idle_ms = max(1, int(hello_timeout * 1000))
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", TRANSPORT_MAX_BYTES),
             ("grpc.max_send_message_length", 16 * MAX_MESSAGE_BYTES),
-        ]
+            ("grpc.max_allowed_incoming_connections", max_connections),
+            ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
+            ("grpc.server_handshake_timeout_ms", idle_ms),
+            ("grpc.max_connection_idle_ms", idle_ms),
+        ],
+        maximum_concurrent_rpcs=max_streams,
     )
     arena_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(registry, hello_timeout), server)
     try:
