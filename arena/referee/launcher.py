@@ -70,7 +70,12 @@ class Limits:
 
 
 _TRAMPOLINE = """
-import os, resource, sys
+import os, resource, sys, warnings  # execvp imports warnings: before any switch of user
+try:
+    import ctypes  # before the switch to a seat user, who may not reach the stdlib
+    libc = ctypes.CDLL(None, use_errno=True)
+except (ImportError, OSError):
+    libc = None
 for which, value in zip(
     (resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_NPROC, resource.RLIMIT_NOFILE),
     map(int, sys.argv[1:5]),
@@ -88,8 +93,7 @@ if uid:
     os.setuid(uid)
 if sys.platform.startswith("linux"):
     try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+        libc.prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
     except (OSError, AttributeError):
         pass
     if os.getppid() != int(sys.argv[6]):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -72,7 +73,7 @@ def report(result: MatchResult, seat: int) -> dict[str, Any]:
 
 
 def seat_user_processes(isolation: Isolation) -> list[int]:
-    """Processes running as any uid of the seat-user range."""
+    """Live processes (not zombies) running as any uid of the seat-user range."""
     assert isolation.uids is not None
     low, high = isolation.uids
     found = []
@@ -80,14 +81,11 @@ def seat_user_processes(isolation: Isolation) -> list[int]:
         if not entry.name.isdigit():
             continue
         try:
-            uid_line = next(
-                line
-                for line in (entry / "status").read_text().splitlines()
-                if line.startswith("Uid:")
-            )
-        except (OSError, StopIteration):
+            lines = (entry / "status").read_text().splitlines()
+        except OSError:
             continue
-        if low <= int(uid_line.split()[1]) <= high:
+        fields = {key: value.split() for key, _, value in (line.partition(":") for line in lines)}
+        if fields.get("State", ["Z"])[0] != "Z" and low <= int(fields["Uid"][0]) <= high:
             found.append(int(entry.name))
     return found
 
@@ -234,3 +232,91 @@ def test_bundled_bots_connect_within_the_default_startup_time_under_every_layer(
             return why
 
     assert asyncio.run(connect()) == ""
+
+
+@pytest.fixture
+def seat_users(monkeypatch: pytest.MonkeyPatch) -> Isolation:
+    """The seat-user layer alone (no sandbox), or the test skipped with doctor's reason."""
+    monkeypatch.setenv("ARENA_ISOLATION", "auto")
+    users = next(layer for layer in detect().layers if layer.name == "users")
+    if not users.active:
+        pytest.skip(f"layer users is off: {users.why}")
+    monkeypatch.setenv("ARENA_ISOLATION", "users")
+    return detect()
+
+
+def test_a_seat_user_s_escaped_children_die_with_its_process(
+    seat_users: Isolation, tmp_path: Path
+) -> None:
+    """Without a sandbox, killing every process of the seat's uid ends what left the group."""
+    from arena.referee.launcher import Limits, launch
+    from arena.referee.seat_users import SeatUsers
+
+    assert seat_users.uids is not None
+    pool = SeatUsers(seat_users.uids)
+
+    def sessions(uid: int) -> set[int]:
+        """The sessions of the processes running as ``uid``."""
+        found = set()
+        for pid in seat_user_processes(seat_users):
+            status = Path(f"/proc/{pid}/status").read_text()
+            if f"Uid:\t{uid}\t" in status:
+                found.add(os.getsid(pid))
+        return found
+
+    async def scenario() -> tuple[int, bool]:
+        user = pool.take()
+        process = await launch(
+            ["sh", "-c", "setsid sleep 600 & exec sleep 600"],
+            Path("/"),
+            {},
+            tmp_path / "escape.log",
+            Limits(),
+            isolation=seat_users,
+            user=user,
+        )
+        left_the_group = wait_until(lambda: len(sessions(user.uid)) == 2)
+        uid = user.uid
+        await process.kill()
+        return uid, left_the_group
+
+    uid, left_the_group = asyncio.run(scenario())
+    assert left_the_group, "the child should have started a session of its own"
+    assert wait_until(lambda: not sessions(uid)), "escaped children lived on"
+
+
+def test_seat_uids_are_held_one_process_at_a_time(seat_users: Isolation) -> None:
+    from arena.referee.seat_users import SeatUsers
+
+    assert seat_users.uids is not None
+    first, second = SeatUsers(seat_users.uids), SeatUsers(seat_users.uids)
+    a, b = first.take(), second.take()
+    assert a.uid != b.uid  # two pools (two referees) never share a uid at once
+    a.release()
+    c = second.take()
+    assert c.uid == a.uid  # a released uid is free again
+    b.release()
+    c.release()
+
+
+def test_a_python_bot_the_seat_user_cannot_reach_is_refused_with_the_reason(
+    seat_users: Isolation,
+) -> None:
+    """Without a sandbox's mounts the interpreter must be reachable by other users; when it
+    is not, a required layer refuses the bot, naming the folder in the way."""
+    from arena.referee.launcher import reachable_by_others
+
+    blocked = reachable_by_others(Path(os.path.realpath(sys.executable)))
+
+    async def connect() -> str:
+        async with BotHost(isolation=seat_users) as host:
+            seat, why = await host.connect(RANDOM, "reach", DEFAULT_STARTUP)
+            if seat is not None:
+                await host.release(seat)
+            return why
+
+    why = asyncio.run(connect())
+    if blocked is None:
+        assert why == ""
+    else:
+        assert why == f"cannot run as a seat user: {blocked}"
