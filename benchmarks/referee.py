@@ -12,7 +12,9 @@ trip; target ≤ 1.3×); the SDK bot's round trip against the bare echo (target 
 decision in the gRPC game, the referee's CPU time and context switches during the match loop
 (getrusage RUSAGE_SELF) and the bot processes' (RUSAGE_CHILDREN, less a bot started and
 stopped with no match, twice); and this process's peak RSS after the gRPC game, i.e. the
-referee's (target ≤ 100 MB; the bots are other processes).
+referee's (target ≤ 100 MB; the bots are other processes); then the gRPC game's match loop
+per decision and a bot's start-up with every isolation layer this machine allows against
+none (target ≤ 1.1× per decision; see `arena doctor`).
 
 Every client is its own process on a unix socket (it runs this file with --client); the
 rows take turns over several connections so that changing machine load hits them alike.
@@ -56,6 +58,7 @@ from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.referee import local
 from arena.referee.host import BotHost
+from arena.referee.isolation import detect
 from arena.referee.match import MatchResult, TimeControl, play_match
 from arena.referee.seats import RemoteSeat
 from arena.referee.server import MAX_MESSAGE_BYTES, Registry, start_server
@@ -421,6 +424,79 @@ async def idle_bot_usage(spec: BotSpec) -> Usage:
             os.environ["ARENA_HOME"] = home
 
 
+class _Isolation:
+    """``$ARENA_ISOLATION`` set for a block (``auto``: every layer; ``off``: none)."""
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+        self.saved: str | None = None
+
+    def __enter__(self) -> None:
+        self.saved = os.environ.get("ARENA_ISOLATION")
+        os.environ["ARENA_ISOLATION"] = self.value
+
+    def __exit__(self, *exc: object) -> None:
+        if self.saved is None:
+            del os.environ["ARENA_ISOLATION"]
+        else:
+            os.environ["ARENA_ISOLATION"] = self.saved
+
+
+async def startup_seconds(spec: BotSpec, count: int) -> list[float]:
+    """Seconds from starting a bot process to its Hello, ``count`` times."""
+    times = []
+    async with BotHost() as host:
+        for i in range(count):
+            started = time.perf_counter()
+            seat, why = await host.connect(spec, f"startup-{i}", CONTROL.startup_time)
+            times.append(time.perf_counter() - started)
+            if seat is None:
+                raise SystemExit(f"the {spec.name} bot did not start: {why}")
+            await host.release(seat)
+    return times
+
+
+def isolation_rows(game: Game[Any, Any, Any], spec: BotSpec, seed: int) -> None:
+    """The gRPC game's match loop per decision and a bot's start-up, with every isolation
+    layer on against none, taking turns so that load changes hit both alike."""
+    layers = [layer for layer in detect().layers if layer.active]
+    if not layers:
+        print("isolation: no layer is available here (see `arena doctor`); rows skipped")
+        return
+    per_decision: dict[str, list[float]] = {"off": [], "auto": []}
+    startup: dict[str, list[float]] = {"off": [], "auto": []}
+    home = os.environ.get("ARENA_HOME")
+    os.environ["ARENA_HOME"] = tempfile.mkdtemp(prefix="arena-bench-home-")
+    try:
+        for _ in range(3):
+            for value in ("off", "auto"):
+                with _Isolation(value):
+                    played = grpc_game(game, spec, seed)
+                    loop = played.loop_seconds or played.seconds
+                    per_decision[value].append(loop / played.result.decisions)
+                    startup[value] += asyncio.run(startup_seconds(spec, 4))
+    finally:
+        shutil.rmtree(os.environ["ARENA_HOME"], ignore_errors=True)
+        if home is None:
+            del os.environ["ARENA_HOME"]
+        else:
+            os.environ["ARENA_HOME"] = home
+    print()
+    names = ", ".join(layer.name for layer in layers)
+    print(f"isolation layers on here: {names} (off: none), 3 games and 12 start-ups each")
+    print(f"{'':<28} {'off':>10} {'on':>10} {'on/off':>7}")
+    for what, values, unit, scale in (
+        ("match loop per decision", per_decision, "µs", 1e6),
+        ("bot start-up to Hello", startup, "ms", 1e3),
+    ):
+        off, on = statistics.median(values["off"]), statistics.median(values["auto"])
+        print(
+            f"{what + ' (' + unit + ')':<28} {off * scale:>10.0f} {on * scale:>10.0f} {on / off:>7.2f}"
+        )
+    ratio = statistics.median(per_decision["auto"]) / statistics.median(per_decision["off"])
+    print(f"round trip with every layer on / off: {ratio:.2f}× (target ≤ 1.1×)")
+
+
 # ------------------------------------------------------------------- main
 
 
@@ -561,6 +637,7 @@ def main() -> None:
         f"referee process peak RSS after the gRPC game: {peak_mb:.1f} MB (target ≤ 100 MB; "
         f"{before_mb:.1f} MB before it)"
     )
+    isolation_rows(game, spec, args.seed)
 
     if profile is not None:
         game_profile = cProfile.Profile()
