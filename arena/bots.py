@@ -27,9 +27,11 @@ import importlib.util
 import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import tomllib
 from collections.abc import Iterable
@@ -40,7 +42,6 @@ from arena.errors import BotError
 from arena.games import names as registered_games
 from arena.paths import bundled_bots_dir, results_home
 from arena.sdk.bot import Bot
-from arena.seeds import KEY_ENV
 
 DEFAULT_GAMES = ("classic",)
 """What a ``bot.toml`` without ``games`` plays: every bot written before there were other
@@ -276,17 +277,20 @@ def run_setup(spec: BotSpec, force: bool = False) -> bool:
     shown = shlex.join(argv)
     print(f"arena: setup of bot {spec.name!r} in {spec.path}: {shown}", file=sys.stderr, flush=True)
     tail: collections.deque[str] = collections.deque(maxlen=5)
+    home = Path(tempfile.mkdtemp(prefix="arena-setup-"))
+    command, env = setup_command(spec, argv, home)
     try:
         process = subprocess.Popen(
-            argv,
+            command,
             cwd=spec.path,
-            env={k: v for k, v in {**os.environ, **bot_environment()}.items() if k != KEY_ENV},
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
     except OSError as exc:
+        shutil.rmtree(home, ignore_errors=True)
         raise BotError(f"setup of bot {spec.name!r} ({shown}) failed: {exc.strerror}") from None
     copier = threading.Thread(target=_copy_output, args=(process, tail), daemon=True)
     copier.start()
@@ -302,6 +306,7 @@ def run_setup(spec: BotSpec, force: bool = False) -> bool:
         raise
     finally:
         copier.join(5)
+        shutil.rmtree(home, ignore_errors=True)
     if code != 0:
         raise BotError(
             f"setup of bot {spec.name!r} ({shown}) exited {code}: "
@@ -313,6 +318,37 @@ def run_setup(spec: BotSpec, force: bool = False) -> bool:
     if after != before:  # the setup wrote into the folder: that result is set up too
         setup_marker(spec, after).write_text(shown + "\n")
     return True
+
+
+def setup_command(spec: BotSpec, argv: list[str], home: Path) -> tuple[list[str], dict[str, str]]:
+    """How a bot's ``setup`` runs: its argv and whole environment.
+
+    The environment is a bot's (:func:`~arena.referee.launcher.bot_env`: no key, no results
+    home, a private ``HOME``). With the namespace layer on, the setup runs in a bubblewrap
+    sandbox like the bot itself, with the network (it downloads packages) and its own
+    folder writable (it installs them there), and nothing else of the host writable or
+    visible: a stranger's setup cannot reach the results, the key, other bots or the
+    arena's own environment.
+    """
+    from arena.referee.isolation import detect
+    from arena.referee.launcher import bot_env
+    from arena.referee.sandbox import bwrap_argv
+
+    env = bot_env(dict(os.environ), bot_environment(), home)
+    bwrap = detect().bwrap
+    if bwrap is None:
+        return argv, env
+    wrapped = bwrap_argv(
+        bwrap,
+        argv,
+        cwd=spec.path,
+        home=home,
+        socket_dir=None,
+        uid=None,
+        path_env=env["PATH"],
+        writable_cwd=True,
+    )
+    return wrapped, env
 
 
 def _copy_output(process: subprocess.Popen[bytes], tail: collections.deque[str]) -> None:

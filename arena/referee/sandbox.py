@@ -36,6 +36,8 @@ ETC = (
     "/etc/nsswitch.conf",
     "/etc/host.conf",
     "/etc/hosts",
+    "/etc/resolv.conf",
+    "/etc/gai.conf",
     "/etc/passwd",
     "/etc/group",
     "/etc/ssl",
@@ -128,12 +130,15 @@ def bwrap_argv(
     uid: int | None,
     path_env: str,
     runtime: Iterable[Path] | None = None,
+    writable_cwd: bool = False,
 ) -> list[str]:
     """``argv`` run by bubblewrap in a sandbox of its own.
 
     ``socket_dir`` is the folder of the seat's referee socket (None: the referee serves on
-    TCP, so the network namespace is shared). ``uid``: the seat user the command runs as
-    (the referee is root; bubblewrap keeps only what ``setpriv`` needs to switch to it).
+    TCP, or this is a bot's ``setup``, so the network namespace is shared). ``uid``: the
+    seat user the command runs as (the referee is root; bubblewrap keeps only what
+    ``setpriv`` needs to switch to it). ``writable_cwd``: the bot folder is writable (its
+    ``setup`` installs its packages there).
     """
     mounts = _Mounts()
     for system in SYSTEM:
@@ -154,7 +159,7 @@ def bwrap_argv(
     )
     for folder in wanted:
         mounts.tree(folder)
-    mounts.tree(cwd)
+    mounts.tree(cwd, writable=writable_cwd)
     mounts.tree(home, writable=True)
     if socket_dir is not None:
         mounts.tree(socket_dir)

@@ -320,3 +320,45 @@ def test_a_python_bot_the_seat_user_cannot_reach_is_refused_with_the_reason(
         assert why == ""
     else:
         assert why == f"cannot run as a seat user: {blocked}"
+
+
+SETUP_PROBE = """
+import json, os, sys
+outcomes = {}
+for path in os.environ["ARENA_TEST_TARGETS"].split(os.pathsep):
+    try:
+        with open(path, "w") as f:
+            f.write("x")
+        outcomes[path] = "WROTE"
+    except OSError as exc:
+        outcomes[path] = type(exc).__name__
+with open("outcomes.json", "w") as f:
+    json.dump(outcomes, f)
+"""
+
+
+def test_a_setup_writes_its_own_folder_and_nothing_else(
+    layers: Isolation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stranger's ``setup`` runs sandboxed too: its folder is writable, the results, the
+    arena's environment and other bots' folders are not."""
+    from arena.bots import run_setup
+
+    folder = tmp_path / "installer"
+    folder.mkdir()
+    (folder / "bot.toml").write_text(
+        'name = "installer"\ncommand = "python bot.py"\n'
+        f"setup = {json.dumps(['python', '-c', SETUP_PROBE])}\n"
+    )
+    results_home().mkdir(parents=True, exist_ok=True)
+    targets = [
+        results_home() / "planted",
+        Path(sys.prefix) / "planted.pth",
+        REPO / "bots" / "random" / "planted",
+    ]
+    monkeypatch.setenv("ARENA_TEST_TARGETS", os.pathsep.join(map(str, targets)))
+    assert run_setup(read_spec(folder))
+    outcomes = json.loads((folder / "outcomes.json").read_text())
+    assert outcomes == {str(t): outcomes[str(t)] for t in targets}
+    assert not [path for path, outcome in outcomes.items() if outcome == "WROTE"], outcomes
+    assert not [t for t in targets if t.exists()]
