@@ -48,13 +48,17 @@ from arena.games.api import Game
 from arena.paths import results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.scheduler.plan import make_plan
-from arena.scheduler.worker import entry_spec, init_worker, play_job
+from arena.scheduler.worker import MatchFailed, entry_spec, init_worker, play_job
 from arena.seeds import new_seed
 from arena.store import Store
 
 log = logging.getLogger("arena.tournament")
 
 MAX_POOL_RESTARTS = 5
+MAX_MATCH_FAILURES = 3
+"""Times one match may fail in a worker (no bot to blame: see
+:class:`~arena.scheduler.worker.MatchFailed`) and be played again before the tournament
+stops, as it does when workers keep dying."""
 IN_FLIGHT_PER_WORKER = 2
 """Matches submitted to the pool per worker at a time (one playing, one queued)."""
 AHEAD_PER_WORKER = 4
@@ -496,6 +500,8 @@ class Runner:
         self.recorded = self.next_index
         """Matches recorded so far (the rater may be ahead: it rates before they are written)."""
         self._beaten = 0.0
+        self.failures: dict[int, int] = {}
+        """Per plan index, how often its match failed in a worker and was queued again."""
 
     def run(self) -> None:
         """Play and record every unrecorded planned match."""
@@ -544,7 +550,7 @@ class Runner:
         """
         executor = self._executor()
         queue = deque(todo)
-        in_flight: dict[Future[dict[str, Any]], int] = {}
+        in_flight: dict[Future[dict[str, Any]], dict[str, Any]] = {}
         try:
             while True:
                 while (
@@ -554,18 +560,22 @@ class Runner:
                 ):
                     planned = queue.popleft()
                     job = _job(self.id, self.settings, planned)
-                    in_flight[executor.submit(play_job, job)] = planned["plan_index"]
+                    in_flight[executor.submit(play_job, job)] = planned
                 if not in_flight:
                     break
                 finished, _ = wait(
                     in_flight, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED
                 )
                 for future in finished:
-                    del in_flight[future]
+                    planned = in_flight.pop(future)
                     try:
                         outcome = future.result()  # BrokenProcessPool propagates to run()
                     except BotError as exc:
                         raise BotsCannotStart(str(exc)) from None
+                    except MatchFailed as exc:
+                        self._failed(planned, str(exc))
+                        queue.appendleft(planned)  # before every match not yet submitted
+                        continue
                     self._receive(outcome)
                 del finished
                 self._heartbeat()
@@ -573,6 +583,17 @@ class Runner:
             _stop(executor)
             raise
         executor.shutdown(wait=True)
+
+    def _failed(self, planned: dict[str, Any], why: str) -> None:
+        """Count a failed match; stop the tournament once it failed too often."""
+        index = planned["plan_index"]
+        self.failures[index] = count = self.failures.get(index, 0) + 1
+        log.warning("match (plan %s) failed (%s); playing it again from its seed", index, why)
+        if count >= MAX_MATCH_FAILURES:
+            self.store.set_tournament_status(self.id, "stopped")
+            raise ArenaError(
+                f"match {index} failed {count} times, the last: {why}; tournament {self.id} stopped"
+            )
 
     def _heartbeat(self, force: bool = False) -> None:
         """Tell the database this scheduler is alive, at most every few seconds."""

@@ -33,6 +33,7 @@ from arena.errors import BotError
 from arena.games import load as load_game
 from arena.referee.host import BotHost, logs_dir
 from arena.referee.match import Seat, TimeControl, run_match
+from arena.referee.resources import raise_open_files_limit
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
@@ -45,12 +46,20 @@ REUSABLE = {SeatStatus.OK.value, SeatStatus.TIMEOUT.value, SeatStatus.ILLEGAL.va
 never timed out: see :meth:`WorkerHost._settle`)."""
 
 
+class MatchFailed(Exception):
+    """A match could not be played for a reason no seat's bot is to blame for (e.g. the
+    worker ran out of file descriptors): the scheduler plays it again from its seed. It
+    carries only text, so it always crosses back to the scheduler's process."""
+
+
 def init_worker() -> None:
-    """Runs first in every worker process: die with the scheduler."""
+    """Runs first in every worker process: die with the scheduler; as many descriptors as
+    the hard limit allows (each bot process costs its referee a few)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scheduler's to handle
+    raise_open_files_limit()
 
 
 def entry_spec(entry: dict[str, Any]) -> BotSpec:
@@ -136,15 +145,21 @@ class WorkerHost:
         entries = job["seats"]
         tag = f"{job['tournament_id']}-{job['plan_index']}"
         local = [self._in_process(e) if job.get("in_process") else None for e in entries]
-        connected = iter(
-            await asyncio.gather(
-                *(
-                    self._seat(e, f"{tag}-seat{i}-{Path(e['path']).name}", control.startup_time)
-                    for i, e in enumerate(entries)
-                    if local[i] is None
-                )
-            )
+        starts = await asyncio.gather(
+            *(
+                self._seat(e, f"{tag}-seat{i}-{Path(e['path']).name}", control.startup_time)
+                for i, e in enumerate(entries)
+                if local[i] is None
+            ),
+            return_exceptions=True,  # every start finishes: none is left running unseen
         )
+        failed = [s for s in starts if isinstance(s, BaseException)]
+        if failed:
+            for start in starts:
+                if not isinstance(start, BaseException) and start[0] is not None:
+                    await self.host.release(start[0])
+            raise failed[0]
+        connected = iter(s for s in starts if not isinstance(s, BaseException))
         found = [next(connected) if seat is None else (seat, "") for seat in local]
         seats: list[Seat | None] = [seat for seat, _ in found]
         absent = {
@@ -235,8 +250,28 @@ _HOST: WorkerHost | None = None
 
 
 def play_job(job: dict[str, Any]) -> dict[str, Any]:
-    """Entry point of a worker task: play one planned match."""
+    """Entry point of a worker task: play one planned match.
+
+    A bot that cannot be started is a :class:`BotError` (the tournament cannot go on with
+    it); anything else that goes wrong is a :class:`MatchFailed` for the scheduler to play
+    again, after this worker's host (its server and every bot process) is started afresh.
+    """
     global _HOST
-    if _HOST is None:
-        _HOST = WorkerHost()
-    return _HOST.play(job)
+    try:
+        if _HOST is None:
+            _HOST = WorkerHost()
+        return _HOST.play(job)
+    except BotError:
+        raise
+    except Exception as exc:
+        log.warning(
+            "match (plan %s) failed: %s: %s",
+            job.get("plan_index"),
+            type(exc).__name__,
+            exc,
+        )
+        host, _HOST = _HOST, None
+        if host is not None:
+            with contextlib.suppress(Exception):
+                host.close()
+        raise MatchFailed(f"{type(exc).__name__}: {exc}") from None

@@ -35,7 +35,7 @@ def note(record: dict[str, object]) -> None:
 
 def main() -> None:
     outgoing: queue.Queue[bytes | None] = queue.Queue()
-    state = {"forfeited": False, "sent": 0}
+    state = {"pid": os.getpid(), "forfeited": False, "sent": 0}
 
     def requests() -> Iterator[bytes]:
         while (data := outgoing.get()) is not None:
@@ -56,7 +56,9 @@ def main() -> None:
         os.environ["ARENA_ADDRESS"], options=[("grpc.max_send_message_length", -1)]
     )
     stream = channel.stream_stream(
-        PLAY, request_serializer=lambda data: data, response_deserializer=pb.RefereeMessage.FromString
+        PLAY,
+        request_serializer=lambda data: data,
+        response_deserializer=pb.RefereeMessage.FromString,
     )
     try:
         for message in stream(requests()):
