@@ -41,6 +41,7 @@ from arena.faults import DEFAULT_LIMIT, DEFAULT_MIN_MATCHES, DEFAULT_PERCENT, Fa
 from arena.games import GAMES, check_game
 from arena.paths import replays_dir
 from arena.progress import ProgressBar, StatusLine
+from arena.referee.isolation import detect
 from arena.referee.local import play, seat_log
 from arena.referee.match import MatchResult, TimeControl
 from arena.replay import read as read_replay
@@ -411,6 +412,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         _check_numbers(vars(args), lambda key: "--" + key.replace("_", "-"))
+        if args.run in STARTS_BOTS:
+            detect()  # a bad $ARENA_ISOLATION, or a required layer missing: before anything
         return int(args.run(args))
     except ConfigError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
@@ -1229,6 +1232,22 @@ def cmd_bots_setup(args: argparse.Namespace) -> int:
     run_setup(spec, force=True)
     print(f"bot {spec.name!r}: setup done")
     return EXIT_OK
+
+
+STARTS_BOTS = frozenset(
+    {
+        cmd_match,
+        cmd_tournament_run,
+        cmd_tournament_resume,
+        cmd_versus,
+        cmd_demo,
+        cmd_check_bot,
+        cmd_bots_add,
+        cmd_bots_setup,
+    }
+)
+"""Commands that start bot processes (or their setup): the isolation settings are checked
+before they do anything."""
 
 
 if __name__ == "__main__":

@@ -114,7 +114,9 @@ PROBE = ("--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--proc", "/pr
 """A bubblewrap run that needs what the sandbox needs: new PID and network namespaces."""
 
 
+@functools.cache
 def _namespaces_layer() -> tuple[Layer, str | None]:
+    """Whether bubblewrap works here: tried once per process."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return Layer(NAMESPACES, False, "bubblewrap (bwrap) is not installed"), None
@@ -131,11 +133,6 @@ def _namespaces_layer() -> tuple[Layer, str | None]:
     return Layer(NAMESPACES, True, f"{bwrap}: own PID, IPC, UTS and network namespaces"), bwrap
 
 
-@functools.cache
-def _available() -> tuple[Layer, Layer, str | None]:
-    users = _users_layer()
-    namespaces, bwrap = _namespaces_layer()
-    return users, namespaces, bwrap
 
 
 def detect() -> Isolation:
@@ -145,7 +142,8 @@ def detect() -> Isolation:
     giving the reason (a tournament that wants a guarantee does not run without it).
     """
     wanted = requested()
-    users, namespaces, bwrap = _available()
+    users = _users_layer()
+    namespaces, bwrap = _namespaces_layer()
     layers = []
     for layer in (users, namespaces):
         if wanted is not None and layer.name not in wanted:
