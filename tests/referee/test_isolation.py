@@ -57,9 +57,11 @@ def layers(monkeypatch: pytest.MonkeyPatch) -> Isolation:
     return detect()
 
 
-def play(players: list[BotSpec], replay: Path, seed: int = 1) -> MatchResult:
+def play(
+    players: list[BotSpec], replay: Path, seed: int = 1, address: str | None = None
+) -> MatchResult:
     rules = rules_for(len(players))
-    return local.play(ClassicGame(rules.config), players, seed, CONTROL, replay)
+    return local.play(ClassicGame(rules.config), players, seed, CONTROL, replay, address=address)
 
 
 def report(result: MatchResult, seat: int) -> dict[str, Any]:
@@ -112,10 +114,12 @@ def wait_until(condition: Any, seconds: float = 30.0) -> bool:
     return True
 
 
-def test_a_thief_finds_no_token_signals_nobody_and_a_stolen_token_is_refused(
-    layers: Isolation, tmp_path: Path
+@pytest.mark.parametrize("address", [None, "127.0.0.1:0"], ids=["unix", "tcp"])
+def test_a_thief_finds_no_token_and_signals_nobody(
+    layers: Isolation, tmp_path: Path, address: str | None
 ) -> None:
-    result = play([hostile("thief"), RANDOM, RANDOM], tmp_path / "replay.jsonl")
+    """Also over TCP, where the sandbox shares the host's network and all seats one server."""
+    result = play([hostile("thief"), RANDOM, RANDOM], tmp_path / "replay.jsonl", address=address)
     got = report(result, 0)
     assert got["uid"] != 0
     assert got["tokens"] == 0 and got["stopped"] == [] and got["killed"] == []
