@@ -12,14 +12,13 @@ import os
 import resource
 import stat
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from arena.bots import bundled_bots
 from arena.errors import ArenaError
-from arena.paths import results_home
+from arena.paths import results_home, temporary_results_home
 from arena.referee.host import BotHost
 from arena.referee.isolation import NAMESPACES, USERS, Isolation, detect
 from arena.referee.launcher import Limits, reachable_by_others
@@ -151,22 +150,14 @@ async def _trial(isolation: Isolation) -> Check:
     if not found:
         return Check("trial", WARN, "no bundled random bot to try")
     startup = TimeControl().startup_time
-    with tempfile.TemporaryDirectory(prefix="arena-doctor-") as home:
-        real_home = os.environ.get("ARENA_HOME")
-        os.environ["ARENA_HOME"] = home  # the trial's log and setup marks go there
-        try:
-            started = time.perf_counter()
-            async with BotHost(isolation=isolation) as host:
-                seat, why = await host.connect(found[0], "doctor-trial", startup)
-                took = time.perf_counter() - started
-                if seat is None:
-                    return Check("trial", FAIL, f"the bundled random bot did not start: {why}")
-                await host.release(seat)
-        finally:
-            if real_home is None:
-                del os.environ["ARENA_HOME"]
-            else:
-                os.environ["ARENA_HOME"] = real_home
+    with temporary_results_home("arena-doctor-"):  # the trial's log and setup marks
+        started = time.perf_counter()
+        async with BotHost(isolation=isolation) as host:
+            seat, why = await host.connect(found[0], "doctor-trial", startup)
+            took = time.perf_counter() - started
+            if seat is None:
+                return Check("trial", FAIL, f"the bundled random bot did not start: {why}")
+            await host.release(seat)
     return Check(
         "trial",
         ON,

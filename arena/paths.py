@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -22,3 +26,20 @@ def bundled_bots_dir() -> Path:
     if override:
         return Path(override)
     return Path(__file__).resolve().parent.parent / "bots"
+
+
+@contextmanager
+def temporary_results_home(prefix: str = "arena-home-") -> Iterator[Path]:
+    """A fresh results folder as ``$ARENA_HOME`` for a block, removed after it (for trial
+    runs whose logs and setup marks must not land in the user's results)."""
+    saved = os.environ.get("ARENA_HOME")
+    home = Path(tempfile.mkdtemp(prefix=prefix))
+    os.environ["ARENA_HOME"] = str(home)
+    try:
+        yield home
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+        if saved is None:
+            del os.environ["ARENA_HOME"]
+        else:
+            os.environ["ARENA_HOME"] = saved

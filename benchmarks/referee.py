@@ -45,6 +45,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
@@ -53,6 +54,7 @@ import grpc
 from arena.bots import BotSpec, find_bot, load_bot
 from arena.games import load
 from arena.games.api import Game
+from arena.paths import temporary_results_home
 from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
@@ -368,31 +370,27 @@ def grpc_game(
             loop_times.append(time.perf_counter() - started)
             referee.append(Usage.now(resource.RUSAGE_SELF) - before)
 
-    home = os.environ.get("ARENA_HOME")
-    os.environ["ARENA_HOME"] = tempfile.mkdtemp(prefix="arena-bench-home-")  # bot logs
     local.run_match = timed_run_match  # type: ignore[assignment]
     try:
-        for _ in range(3):
-            loop_times.clear()
-            referee.clear()
-            children = Usage.now(resource.RUSAGE_CHILDREN)
-            started = time.perf_counter()
-            result = local.play(game, [spec, spec], seed, CONTROL)
-            seconds = time.perf_counter() - started
-            bots = Usage.now(resource.RUSAGE_CHILDREN) - children
-            failed = [
-                f"seat {s.seat} {s.status}: {s.detail}" for s in result.seats if s.status != "OK"
-            ]
-            if not failed:
-                break
-            notes.append(f"gRPC game discarded and played again: {'; '.join(failed)}")
+        with temporary_results_home("arena-bench-home-"):  # bot logs
+            for _ in range(3):
+                loop_times.clear()
+                referee.clear()
+                children = Usage.now(resource.RUSAGE_CHILDREN)
+                started = time.perf_counter()
+                result = local.play(game, [spec, spec], seed, CONTROL)
+                seconds = time.perf_counter() - started
+                bots = Usage.now(resource.RUSAGE_CHILDREN) - children
+                failed = [
+                    f"seat {s.seat} {s.status}: {s.detail}"
+                    for s in result.seats
+                    if s.status != "OK"
+                ]
+                if not failed:
+                    break
+                notes.append(f"gRPC game discarded and played again: {'; '.join(failed)}")
     finally:
         local.run_match = real_run_match
-        shutil.rmtree(os.environ["ARENA_HOME"], ignore_errors=True)
-        if home is None:
-            del os.environ["ARENA_HOME"]
-        else:
-            os.environ["ARENA_HOME"] = home
     return GrpcGame(
         result,
         seconds,
@@ -406,9 +404,7 @@ def grpc_game(
 async def idle_bot_usage(spec: BotSpec) -> Usage:
     """What a bot process costs with no match: started, connected, its stream ended (to take
     start-up and shut-down out of the per-decision figures)."""
-    home = os.environ.get("ARENA_HOME")
-    os.environ["ARENA_HOME"] = tempfile.mkdtemp(prefix="arena-bench-home-")
-    try:
+    with temporary_results_home("arena-bench-home-"):
         before = Usage.now(resource.RUSAGE_CHILDREN)
         async with BotHost() as host:
             seat, why = await host.connect(spec, "idle", CONTROL.startup_time)
@@ -416,30 +412,6 @@ async def idle_bot_usage(spec: BotSpec) -> Usage:
                 raise SystemExit(f"the {spec.name} bot did not start: {why}")
             await host.release(seat)
         return Usage.now(resource.RUSAGE_CHILDREN) - before
-    finally:
-        shutil.rmtree(os.environ["ARENA_HOME"], ignore_errors=True)
-        if home is None:
-            del os.environ["ARENA_HOME"]
-        else:
-            os.environ["ARENA_HOME"] = home
-
-
-class _Isolation:
-    """``$ARENA_ISOLATION`` set for a block (``auto``: every layer; ``off``: none)."""
-
-    def __init__(self, value: str) -> None:
-        self.value = value
-        self.saved: str | None = None
-
-    def __enter__(self) -> None:
-        self.saved = os.environ.get("ARENA_ISOLATION")
-        os.environ["ARENA_ISOLATION"] = self.value
-
-    def __exit__(self, *exc: object) -> None:
-        if self.saved is None:
-            del os.environ["ARENA_ISOLATION"]
-        else:
-            os.environ["ARENA_ISOLATION"] = self.saved
 
 
 async def startup_seconds(spec: BotSpec, count: int) -> list[float]:
@@ -465,22 +437,14 @@ def isolation_rows(game: Game[Any, Any, Any], spec: BotSpec, seed: int) -> None:
         return
     per_decision: dict[str, list[float]] = {"off": [], "auto": []}
     startup: dict[str, list[float]] = {"off": [], "auto": []}
-    home = os.environ.get("ARENA_HOME")
-    os.environ["ARENA_HOME"] = tempfile.mkdtemp(prefix="arena-bench-home-")
-    try:
+    with temporary_results_home("arena-bench-home-"):
         for _ in range(3):
             for value in ("off", "auto"):
-                with _Isolation(value):
+                with mock.patch.dict(os.environ, {"ARENA_ISOLATION": value}):
                     played = grpc_game(game, spec, seed)
                     loop = played.loop_seconds or played.seconds
                     per_decision[value].append(loop / played.result.decisions)
                     startup[value] += asyncio.run(startup_seconds(spec, 4))
-    finally:
-        shutil.rmtree(os.environ["ARENA_HOME"], ignore_errors=True)
-        if home is None:
-            del os.environ["ARENA_HOME"]
-        else:
-            os.environ["ARENA_HOME"] = home
     print()
     names = ", ".join(layer.name for layer in layers)
     print(f"isolation layers on here: {names} (off: none), 3 games and 12 start-ups each")
