@@ -83,9 +83,9 @@ def uid_range() -> tuple[int, int]:
     return parse_uids(value) if value else DEFAULT_UIDS
 
 
-def requested(env: dict[str, str] | os._Environ[str] = os.environ) -> frozenset[str] | None:
+def requested() -> frozenset[str] | None:
     """The layers ``$ARENA_ISOLATION`` asks for; None for ``auto`` (whatever is available)."""
-    value = env.get(ISOLATION_ENV, "auto").strip().lower() or "auto"
+    value = os.environ.get(ISOLATION_ENV, "auto").strip().lower() or "auto"
     if value == "auto":
         return None
     if value == "off":
@@ -131,8 +131,6 @@ def _namespaces_layer() -> tuple[Layer, str | None]:
         why = said[-1] if said else f"it exited {probe.returncode}"
         return Layer(NAMESPACES, False, f"{bwrap} cannot make namespaces here: {why}"), None
     return Layer(NAMESPACES, True, f"{bwrap}: own PID, IPC, UTS and network namespaces"), bwrap
-
-
 
 
 def detect() -> Isolation:
