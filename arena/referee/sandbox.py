@@ -48,16 +48,11 @@ TMP_BYTES = 64 << 20
 """Size of the private ``/tmp`` (memory-backed): programs that ignore ``TMPDIR`` still run."""
 
 
-def _prefix(program: Path) -> Path:
-    """The folder to mount for a program: its installation (``…/bin/x`` → ``…``)."""
-    folder = program.parent
-    return folder.parent if folder.name == "bin" else folder
-
-
 def runtime_paths(argv0: str, path_env: str) -> list[Path]:
     """Read-only folders the bot's command needs beyond the system: the arena's interpreter
     and package, the ``protos/`` beside the package (bots that load the contract at run
-    time, as the bundled JavaScript bots do), the program ``argv0`` names, and
+    time, as the bundled JavaScript bots do), the folder of the program ``argv0`` names
+    (only that folder: a program in ``~/bin`` must not bring the home with it), and
     ``$ARENA_SANDBOX_PATHS``."""
     import arena
 
@@ -65,13 +60,12 @@ def runtime_paths(argv0: str, path_env: str) -> list[Path]:
     found: list[Path] = [
         Path(sys.prefix),
         Path(sys.base_prefix),
-        _prefix(Path(os.path.realpath(sys.executable))),
         package,
         package.parent / "protos",
     ]
     program = shutil.which(argv0, path=path_env) if "/" not in argv0 else argv0
     if program is not None and os.path.isabs(program):
-        found.append(_prefix(Path(os.path.realpath(program))))
+        found.append(Path(os.path.realpath(program)).parent)
     extra = os.environ.get(SANDBOX_PATHS_ENV, "")
     found += [Path(p) for p in extra.split(os.pathsep) if p]
     return found

@@ -366,3 +366,40 @@ def test_a_setup_writes_its_own_folder_and_nothing_else(
     assert outcomes == {str(t): outcomes[str(t)] for t in targets}
     assert not [path for path, outcome in outcomes.items() if outcome == "WROTE"], outcomes
     assert not [t for t in targets if t.exists()]
+
+
+def test_the_sandbox_mounts_an_allow_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a sandbox sees is spelled out in its bubblewrap arguments: a program's own folder
+    only (not the home above it), extra runtimes from $ARENA_SANDBOX_PATHS, the bot folder
+    read-only (writable for its setup), no network on a unix socket."""
+    from arena.referee.sandbox import bwrap_argv, runtime_paths
+
+    program = tmp_path / "home" / "bin" / "mybot"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    extra = tmp_path / "opt-runtime"
+    extra.mkdir()
+    monkeypatch.setenv("ARENA_SANDBOX_PATHS", str(extra))
+    paths = runtime_paths(str(program), "")
+    assert program.parent in paths and tmp_path / "home" not in paths
+    assert extra in paths
+    folder, home, sockets = tmp_path / "bot", tmp_path / "private", tmp_path / "seat"
+    for made in (folder, home, sockets):
+        made.mkdir()
+
+    def argv(**options: Any) -> list[str]:
+        return bwrap_argv(
+            "bwrap", [str(program)], cwd=folder, home=home, uid=None, path_env="", **options
+        )
+
+    def mounts(args: list[str], flag: str) -> set[str]:
+        return {args[i + 2] for i, a in enumerate(args) if a == flag}
+
+    played = argv(socket_dir=sockets)
+    assert "--unshare-net" in played and "--unshare-pid" in played
+    assert {str(folder), str(sockets), str(program.parent)} <= mounts(played, "--ro-bind")
+    assert mounts(played, "--bind") == {str(home)}
+    assert str(REPO / "results") not in mounts(played, "--ro-bind") | mounts(played, "--bind")
+    setup = argv(socket_dir=None, writable_cwd=True)
+    assert "--unshare-net" not in setup
+    assert mounts(setup, "--bind") == {str(folder), str(home)}
