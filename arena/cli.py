@@ -44,6 +44,9 @@ from arena.progress import ProgressBar, StatusLine
 from arena.referee.isolation import detect
 from arena.referee.local import play, seat_log
 from arena.referee.match import MatchResult, TimeControl
+from arena.remote import cli as remote_cli
+from arena.remote.bots import has_remote
+from arena.remote.handoff import Follower, require_serve
 from arena.replay import read as read_replay
 from arena.replay import verify
 from arena.scheduler import tournament as tournaments
@@ -361,7 +364,18 @@ def build_parser() -> argparse.ArgumentParser:
     bots_add = bots_commands.add_parser(
         "add", help="register a bot folder under its name (runs its setup)"
     )
-    bots_add.add_argument("path", type=Path, help="the bot's folder (with bot.toml)")
+    bots_add.add_argument(
+        "path", type=Path, nargs="?", help="the bot's folder (with bot.toml)"
+    )
+    bots_add.add_argument(
+        "--remote", metavar="NAME", help="register a remote bot (no folder: it dials in)"
+    )
+    bots_add.add_argument(
+        "--games", metavar="LIST", help="with --remote: the games it plays (default classic)"
+    )
+    bots_add.add_argument(
+        "--label", metavar="LABEL", help="with --remote: its version label (default 1)"
+    )
     bots_add.add_argument(
         "--db", type=Path, help="results database to register it in (default results/arena.db)"
     )
@@ -371,10 +385,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="repoint the name when it is already registered for another folder",
     )
     bots_add.set_defaults(run=cmd_bots_add)
+    for verb, what in (("token", "issue a new token for"), ("revoke", "revoke the token of")):
+        command = bots_commands.add_parser(verb, help=f"{what} a remote bot")
+        command.add_argument("name", help="the remote bot's name")
+        command.add_argument("--db", type=Path, help="results database (default results/arena.db)")
+        command.set_defaults(run=cmd_bots_token if verb == "token" else cmd_bots_revoke)
     bots_setup = bots_commands.add_parser("setup", help="run a bot's setup command (again)")
     bots_setup.add_argument("bot", help="bundled or registered bot name, or bot folder path")
     _registry_flag(bots_setup)
     bots_setup.set_defaults(run=cmd_bots_setup)
+    remote_cli.add_serve_parser(commands, _Parser)
     return parser
 
 
@@ -692,8 +712,11 @@ def _run_tournament(
     tournaments.setup_logging(tournament_id)
     total = len(store.planned(tournament_id))
     hint = f"resume with: {_resume_command(store, tournament_id)}"
+    found = store.tournament(tournament_id)
+    handed = found is not None and has_remote(found["settings"])
     with ProgressBar(f"tournament {tournament_id}", enabled=not quiet) as bar:
-        runner = tournaments.Runner(store, tournament_id, workers or 0, bar.update)
+        kind = Follower if handed else tournaments.Runner  # remote bots: `arena serve` plays
+        runner = kind(store, tournament_id, workers or 0, bar.update)
         try:
             runner.run()
         except KeyboardInterrupt:
@@ -727,6 +750,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     settings.check()
     limit = _fault_limit(args)
     with _open_db(args.db) as store:
+        require_serve(store, settings.bots)
         tournament_id = tournaments.create(store, settings, None if args.allow_flagged else limit)
         return _run_tournament(
             store, tournament_id, settings.workers, args.no_progress, args.json, limit
@@ -1173,6 +1197,9 @@ def cmd_bots(args: argparse.Namespace) -> int:
             for folder in sorted(tournaments.registered_bots(store).values()):
                 if folder.resolve() not in bundled and (folder / "bot.toml").is_file():
                     rows.append((read_spec(folder), "registered"))
+            remote = remote_cli.listed(store)
+    else:
+        remote = []
     listed: list[dict[str, Any]] = [
         {
             "name": s.name,
@@ -1187,7 +1214,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
             "in_process": s.entry is not None,
         }
         for s, source in rows
-    ]
+    ] + remote
     if args.json:
         print(json.dumps(listed))
         return EXIT_OK
@@ -1200,6 +1227,10 @@ def cmd_bots(args: argparse.Namespace) -> int:
 
 
 def cmd_bots_add(args: argparse.Namespace) -> int:
+    if args.remote is not None or args.path is None:
+        return remote_cli.add(args)
+    if args.games is not None or args.label is not None:
+        raise ConfigError("--games and --label are for a remote bot (--remote NAME)")
     if not (args.path / "bot.toml").is_file():
         raise ConfigError(f"{args.path} is not a bot folder: it has no bot.toml")
     spec = read_spec(args.path)
@@ -1224,6 +1255,14 @@ def cmd_bots_add(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_bots_token(args: argparse.Namespace) -> int:
+    return remote_cli.token(args)
+
+
+def cmd_bots_revoke(args: argparse.Namespace) -> int:
+    return remote_cli.revoke(args)
+
+
 def cmd_bots_setup(args: argparse.Namespace) -> int:
     spec = _bot_finder(args.db)(args.bot)
     if spec.setup is None:
@@ -1244,6 +1283,7 @@ STARTS_BOTS = frozenset(
         cmd_check_bot,
         cmd_bots_add,
         cmd_bots_setup,
+        remote_cli.cmd_serve,
     }
 )
 """Commands that start bot processes (or their setup): the isolation settings are checked

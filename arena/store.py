@@ -175,6 +175,42 @@ def _scheduler_heartbeat(db: Database) -> None:
     db.execute("ALTER TABLE tournaments ADD COLUMN heartbeat_at TEXT")
 
 
+@MIGRATIONS(name="0004_remote_bots")
+def _remote_bots(db: Database) -> None:
+    """Remote bots (no folder; a hashed token each), running ``arena serve`` processes and
+    the tournaments handed to them (:mod:`arena.remote`)."""
+    db.execute(
+        """CREATE TABLE remote_bots (
+            name TEXT PRIMARY KEY REFERENCES bots(name),
+            games_json TEXT NOT NULL,
+            label TEXT NOT NULL,
+            token_hash TEXT UNIQUE,
+            token_issued_at TEXT,
+            revoked_at TEXT
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE serves (
+            id TEXT PRIMARY KEY,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            address TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            heartbeat_at TEXT NOT NULL,
+            stopped_at TEXT
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE serve_queue (
+            tournament_id TEXT PRIMARY KEY REFERENCES tournaments(id),
+            queued_at TEXT NOT NULL,
+            serve_id TEXT REFERENCES serves(id),
+            taken_at TEXT,
+            outcome TEXT
+        )"""
+    )
+
+
 # Columns a caller gives for each kind of row: required names, and optional ones with defaults.
 _MATCH_REQUIRED = (
     "id",
@@ -524,6 +560,131 @@ class Store:
     def versions(self, bot: str | None = None) -> list[dict[str, Any]]:
         where, params = ("WHERE bot = ?", (bot,)) if bot is not None else ("", ())
         return self._rows(f"SELECT * FROM versions {where} ORDER BY bot, created_at", params)
+
+    # -- remote bots, serves and the tournaments handed to them ----------------------------
+
+    def add_remote_bot(self, name: str, games: list[str], label: str, description: str) -> None:
+        """Register a bot with no folder (it dials in), or update its games and label (its
+        token, if any, is kept)."""
+        with self._write(f"add remote bot {name!r}") as db:
+            db.execute(
+                "INSERT INTO bots (name, language, description, path, added_at)"
+                " VALUES (?, 'remote', ?, '', ?) ON CONFLICT (name) DO UPDATE SET"
+                " description = excluded.description",
+                (name, description, _now()),
+            )
+            db.execute(
+                "INSERT INTO remote_bots (name, games_json, label) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET games_json = excluded.games_json,"
+                " label = excluded.label",
+                (name, json.dumps(games), label),
+            )
+
+    def remote_bots(self) -> list[dict[str, Any]]:
+        """Every remote bot: name, games (decoded), label, token state."""
+        rows = self._rows("SELECT * FROM remote_bots ORDER BY name")
+        for row in rows:
+            row["games"] = json.loads(row.pop("games_json"))
+        return rows
+
+    def set_remote_token(self, name: str, token_hash: str | None) -> None:
+        """Store a new token hash for the remote bot (replacing the last), or with None
+        revoke it."""
+        with self._write(f"set the token of remote bot {name!r}") as db:
+            cursor = db.execute(
+                "UPDATE remote_bots SET token_hash = ?, token_issued_at = CASE WHEN ? IS NULL"
+                " THEN token_issued_at ELSE ? END, revoked_at = CASE WHEN ? IS NULL THEN ?"
+                " ELSE NULL END WHERE name = ?",
+                (token_hash, token_hash, _now(), token_hash, _now(), name),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"no remote bot {name!r}")
+
+    def remote_bot_by_token(self, token_hash: str) -> str | None:
+        """The remote bot whose current token has this hash, or None."""
+        row = self._one("SELECT name FROM remote_bots WHERE token_hash = ?", (token_hash,))
+        return None if row is None else str(row["name"])
+
+    def remote_bot_named(self, name: str) -> bool:
+        """Whether ``name`` is a remote bot."""
+        return self._one("SELECT 1 AS one FROM remote_bots WHERE name = ?", (name,)) is not None
+
+    def start_serve(self, id: str, pid: int, host: str, address: str) -> None:
+        """Record a running ``arena serve`` (heartbeat now)."""
+        with self._write("record the serve") as db:
+            db.table("serves").insert(
+                {
+                    "id": id,
+                    "pid": pid,
+                    "host": host,
+                    "address": address,
+                    "started_at": _now(),
+                    "heartbeat_at": _now(),
+                    "stopped_at": None,
+                }
+            )
+
+    def serve_heartbeat(self, id: str, stopped: bool = False) -> None:
+        """Note that the serve is alive (or, with ``stopped``, that it ended)."""
+        with self._write("note the serve's heartbeat") as db:
+            db.execute(
+                "UPDATE serves SET heartbeat_at = ?, stopped_at = ? WHERE id = ?",
+                (_now(), _now() if stopped else None, id),
+            )
+
+    def serves(self) -> list[dict[str, Any]]:
+        """Every serve recorded, newest first, ``live`` saying whether it still runs."""
+        rows = self._rows("SELECT * FROM serves ORDER BY started_at DESC, rowid DESC")
+        for row in rows:
+            row["live"] = row["stopped_at"] is None and (
+                live_status(
+                    {
+                        "status": "running",
+                        "heartbeat_at": row["heartbeat_at"],
+                        "runner_pid": row["pid"],
+                        "runner_host": row["host"],
+                    }
+                )
+                == "running"
+            )
+        return rows
+
+    def queue_for_serve(self, tournament_id: str) -> None:
+        """Hand a tournament to the running serve (again, after an interruption)."""
+        with self._write(f"hand tournament {tournament_id!r} to the serve") as db:
+            db.execute(
+                "INSERT INTO serve_queue (tournament_id, queued_at) VALUES (?, ?)"
+                " ON CONFLICT (tournament_id) DO UPDATE SET queued_at = excluded.queued_at,"
+                " serve_id = NULL, taken_at = NULL, outcome = NULL",
+                (tournament_id, _now()),
+            )
+
+    def take_queued(self, serve_id: str) -> str | None:
+        """The oldest tournament handed over and not yet taken, now taken by ``serve_id``."""
+        with self._write("take a handed tournament") as db:
+            row = db.execute(
+                "SELECT tournament_id FROM serve_queue WHERE taken_at IS NULL"
+                " ORDER BY queued_at, rowid LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "UPDATE serve_queue SET serve_id = ?, taken_at = ? WHERE tournament_id = ?",
+                (serve_id, _now(), row[0]),
+            )
+            return str(row[0])
+
+    def finish_queued(self, tournament_id: str, outcome: str) -> None:
+        """Say how the serve's run of a handed tournament ended (``finished`` or why not)."""
+        with self._write(f"note how tournament {tournament_id!r} ended") as db:
+            db.execute(
+                "UPDATE serve_queue SET outcome = ? WHERE tournament_id = ?",
+                (outcome, tournament_id),
+            )
+
+    def queued(self, tournament_id: str) -> dict[str, Any] | None:
+        """The hand-over row of a tournament, or None."""
+        return self._one("SELECT * FROM serve_queue WHERE tournament_id = ?", (tournament_id,))
 
     # -- tournaments and their plans --------------------------------------------------------
 

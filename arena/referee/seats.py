@@ -251,6 +251,9 @@ class RemoteSeat:
                 return Reply(elapsed=time.perf_counter() - self._started, debug=debug)
             elapsed = time.perf_counter() - self._started
             if isinstance(message, Closed):
+                left = None if deadline is None else deadline - time.perf_counter()
+                if (left is None or left > 0) and await self._rejoined(message, left):
+                    continue  # the bot dialled in again: the request went to its new stream
                 fault = await self._closed_fault(message)
                 detail = message.detail
                 if fault == "crash" and self.process is not None:
@@ -286,6 +289,12 @@ class RemoteSeat:
                     detail=f"answer to request {rid}, which was never sent to this seat",
                 )
             return Reply(answer=message.action, elapsed=elapsed, debug=debug)
+
+    async def _rejoined(self, closed: Closed, left: float | None) -> bool:
+        """Whether the bot came back on a new stream within ``left`` seconds after this one
+        ended (``closed``), the pending request re-sent there. A bot process started here
+        does not: its stream is its process's (see :class:`arena.remote.lobby.LobbySeat`)."""
+        return False
 
     async def _closed_fault(self, closed: Closed) -> str:
         if closed.why == "protocol":

@@ -195,6 +195,15 @@ class Session:
         self.outbox.put_nowait(None)
 
 
+class Refused(Exception):
+    """A handshake a registry turns down, with the gRPC status and detail the bot gets."""
+
+    def __init__(self, code: grpc.StatusCode, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
 class Registry:
     """Tokens the referee handed out, and the sessions that presented them."""
 
@@ -209,7 +218,9 @@ class Registry:
         self._waiting[token] = asyncio.get_running_loop().create_future()
         return token
 
-    def claim(self, token: str) -> asyncio.Future[Session] | None:
+    def claim(self, token: str, peer: str = "", name: str = "") -> asyncio.Future[Session] | None:
+        """The future to give the session presenting ``token`` (from ``peer``, saying it is
+        bot ``name``); None for an unknown token. A registry may raise :class:`Refused`."""
         future = self._waiting.get(token)
         if future is None or future.done():
             return None
@@ -259,7 +270,11 @@ class RefereeServicer(arena_pb2_grpc.RefereeServicer):
                 f"speaks version {PROTOCOL_VERSION}",
             )
             return
-        waiting = self.registry.claim(hello.token)
+        try:
+            waiting = self.registry.claim(hello.token, context.peer(), hello.bot_name)
+        except Refused as exc:
+            await context.abort(exc.code, exc.detail)
+            return
         if waiting is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or already used token")
             return
@@ -373,6 +388,7 @@ async def start_server(
     hello_timeout: float = 10.0,
     max_connections: int = MAX_CONNECTIONS,
     max_streams: int = MAX_STREAMS,
+    credentials: grpc.ServerCredentials | None = None,
 ) -> tuple[grpc.aio.Server, str]:
     """Serve the referee on ``address`` (``unix:/PATH`` or ``HOST:PORT``); returns the bound
     target. An address that cannot be served on is an :class:`ArenaError` saying why.
@@ -380,7 +396,8 @@ async def start_server(
     Bounded against a bot that opens connections and never uses them: at most
     ``max_connections`` connections and ``max_streams`` streams at once; a connection that
     does not finish its HTTP/2 handshake, or carries no stream, for ``hello_timeout`` seconds
-    is closed, as is a stream without a Hello by then."""
+    is closed, as is a stream without a Hello by then. With ``credentials`` a TCP address
+    is served over TLS."""
     check_address(address)
     problem = _bind_problem(address)
     if problem is not None:
@@ -399,7 +416,10 @@ async def start_server(
     )
     arena_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(registry, hello_timeout), server)
     try:
-        port = server.add_insecure_port(address)
+        if credentials is not None:
+            port = server.add_secure_port(address, credentials)
+        else:
+            port = server.add_insecure_port(address)
     except RuntimeError:  # "Failed to bind to address ...", without the reason
         port = 0
     if port == 0:  # gRPC's "no port bound" (it raises or returns 0, by version)

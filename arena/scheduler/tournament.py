@@ -47,6 +47,7 @@ from arena.games import load as load_game
 from arena.games.api import Game
 from arena.paths import results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
+from arena.remote.bots import is_remote, remote_entry
 from arena.scheduler.plan import make_plan
 from arena.scheduler.worker import MatchFailed, entry_spec, init_worker, play_job
 from arena.seeds import new_seed
@@ -182,8 +183,9 @@ def default_db() -> Path:
 
 
 def registered_bots(store: Store) -> dict[str, Path]:
-    """Bots recorded in the database (by ``arena bots add`` or a tournament), by name."""
-    return {row["name"]: Path(row["path"]) for row in store.bots()}
+    """Bots recorded in the database (by ``arena bots add`` or a tournament), by name
+    (remote bots have no folder: :func:`arena.remote.bots.remote_bots`)."""
+    return {row["name"]: Path(row["path"]) for row in store.bots() if row["language"] != "remote"}
 
 
 def register(store: Store, spec: BotSpec, replace: bool = False) -> dict[str, Any]:
@@ -279,11 +281,13 @@ def create(
     """
     game = settings.check()
     known = registered_bots(store)
-    specs = [find_bot(name, known) for name in dict.fromkeys(settings.bots)]
+    names = list(dict.fromkeys(settings.bots))
+    remote = {n: e for n in names if (e := remote_entry(store, n, settings.game)) is not None}
+    specs = [find_bot(name, known) for name in names if name not in remote]
     for spec in specs:
         check_plays(spec, settings.game)
     refuse_unstartable(specs)
-    entries = [register(store, spec) for spec in specs]
+    entries = [register(store, spec) for spec in specs] + list(remote.values())
     by_version = {e["version_id"]: e for e in entries}
     if len(by_version) < len(entries):
         raise ConfigError("two of the bots are the same version (identical folders)")
@@ -332,6 +336,8 @@ def record_new_versions(
     seated = {v for p in remaining for v in p["seats"]}
     changed: list[tuple[str, BotSpec, str]] = []
     for vid in sorted(seated, key=lambda v: (entries[v]["name"], v)):
+        if is_remote(entries[vid]):
+            continue  # no folder: its version is its label
         folder = Path(entries[vid]["path"])
         if not (folder / "bot.toml").is_file():
             raise BotsCannotStart(
@@ -510,7 +516,11 @@ class Runner:
         self._beaten = time.monotonic()
         if todo:
             seated = {v for p in todo for v in p["seats"]}
-            specs = [entry_spec(e) for v, e in self.settings["entries"].items() if v in seated]
+            specs = [
+                entry_spec(e)
+                for v, e in self.settings["entries"].items()
+                if v in seated and not is_remote(e)
+            ]
             # Once, here: workers running a setup (e.g. `npm ci`) at the same time would race.
             for spec in specs:
                 run_setup(spec)
