@@ -364,9 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     bots_add = bots_commands.add_parser(
         "add", help="register a bot folder under its name (runs its setup)"
     )
-    bots_add.add_argument(
-        "path", type=Path, nargs="?", help="the bot's folder (with bot.toml)"
-    )
+    bots_add.add_argument("path", type=Path, nargs="?", help="the bot's folder (with bot.toml)")
     bots_add.add_argument(
         "--remote", metavar="NAME", help="register a remote bot (no folder: it dials in)"
     )

@@ -1,0 +1,70 @@
+"""Tournaments with remote bots: ``tournament run`` hands them to ``arena serve``, which
+plays remote seats from its lobby and local bots as usual, recording as the scheduler does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from arena.remote.bots import remote_version_id
+from arena.store import open_store
+from tests.remote import arena, remote, serving, start_bot, stop
+
+SMALL = ["--rules", "max_rounds=4", "--seed", "5", "--no-progress"]
+
+
+def test_no_serve_running_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    remote(db, "far")
+    done = arena("tournament", "run", "--bot", "far", "--bot", "random", "--db", db)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and f"arena serve --db {db}" in done.stderr
+    with open_store(db) as store:
+        assert store.tournaments() == []
+
+
+def test_remote_bots_play_a_tournament_through_the_serve(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    tokens = {name: remote(db, name) for name in ("far", "farther")}
+    with serving(db) as (address, lines):
+        bots = [start_bot(address, token) for token in tokens.values()]
+        try:
+            done = arena(
+                "tournament", "run", *SMALL, "--json", "--db", db,
+                "--bot", "far", "--bot", "farther", "--bot", "random",
+            )  # fmt: skip
+        finally:
+            outputs = [stop(bot) for bot in bots]
+        assert done.returncode == 0, (done.stderr, outputs, lines.seen)
+        board = json.loads(done.stdout)
+    assert {row["bot"] for row in board["rows"]} == {"far", "farther", "random"}
+    with open_store(db) as store:
+        (tournament,) = store.tournaments()
+        assert tournament["status"] == "finished"
+        assert tournament["recorded"] == tournament["planned"] == 6
+        seats = [s for m in store.matches(tournament["id"]) for s in store.seats_of(m["id"])]
+        assert {s["status"] for s in seats} == {"OK"}
+        assert {s["version_id"] for s in seats if s["bot"] == "far"} == {
+            remote_version_id("far", "1")
+        }
+        assert len(store.ratings()) == 3
+    shown = arena("tournament", "show", tournament["id"], "--db", db)
+    assert shown.returncode == 0 and "far" in shown.stdout, shown.stderr
+
+
+def test_a_remote_bot_that_never_connects_is_init_fail(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    remote(db, "absent")
+    with serving(db) as (_, lines):
+        done = arena(
+            "tournament", "run", *SMALL, "--startup-time", "1", "--db", db,
+            "--bot", "absent", "--bot", "random",
+        )  # fmt: skip
+        assert done.returncode == 0, (done.stderr, lines.seen)
+    with open_store(db) as store:
+        (tournament,) = store.tournaments()
+        matches = store.matches(tournament["id"])
+        assert len(matches) == 2
+        for match in matches:
+            statuses = {s["bot"]: s["status"] for s in store.seats_of(match["id"])}
+            assert statuses == {"absent": "INIT_FAIL", "random": "OK"}
