@@ -23,6 +23,9 @@ from arena.sdk.bot import Bot, MatchInfo, Request
 
 ADDRESS_ENV = "ARENA_ADDRESS"
 TOKEN_ENV = "ARENA_TOKEN"
+TLS_ROOTS_ENV = "ARENA_TLS_ROOTS"
+"""A PEM file of trusted root certificates: set, the client connects over TLS (a remote
+``arena serve --tls-cert ...``); unset, in plaintext (the local referee's sockets)."""
 EXIT_REFUSED = 2
 REFUSED = (
     grpc.StatusCode.UNAUTHENTICATED,
@@ -44,7 +47,12 @@ def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
         print(f"{bot.name}: set {ADDRESS_ENV} (and {TOKEN_ENV}) to the referee's", file=sys.stderr)
         return EXIT_REFUSED
     try:
-        asyncio.run(_play(bot, address, token))
+        credentials = _credentials()
+    except OSError as exc:
+        print(f"{bot.name}: cannot read {TLS_ROOTS_ENV}: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    try:
+        asyncio.run(_play(bot, address, token, credentials))
         return 0
     except grpc.RpcError as exc:
         code = exc.code() if hasattr(exc, "code") else None
@@ -55,10 +63,26 @@ def run(bot: Bot, address: str | None = None, token: str | None = None) -> int:
         return EXIT_REFUSED if code in REFUSED else 1
 
 
-async def _play(bot: Bot, address: str, token: str) -> None:
+def _credentials() -> grpc.ChannelCredentials | None:
+    """TLS credentials trusting the roots in ``$ARENA_TLS_ROOTS``, or None (plaintext)."""
+    roots = os.environ.get(TLS_ROOTS_ENV)
+    if not roots:
+        return None
+    with open(roots, "rb") as pem:
+        return grpc.ssl_channel_credentials(root_certificates=pem.read())
+
+
+async def _play(
+    bot: Bot, address: str, token: str, credentials: grpc.ChannelCredentials | None = None
+) -> None:
     """The stream: Hello, then every match until the referee ends it (``read`` raises the
     RpcError of a stream that ends with another status than OK)."""
-    async with grpc.aio.insecure_channel(address) as channel:
+    channel = (
+        grpc.aio.insecure_channel(address)
+        if credentials is None
+        else grpc.aio.secure_channel(address, credentials)
+    )
+    async with channel:
         call = arena_pb2_grpc.RefereeStub(channel).Play()
         await _send(call, pb.BotMessage(hello=wire.hello(bot, token, skip_accepted_results=True)))
         current: Request | None = None

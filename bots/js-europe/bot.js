@@ -453,13 +453,21 @@ function chooseAnswer(request) {
   return action ? { europe: action } : { option_index: 0 };
 }
 
+// With ARENA_TLS_ROOTS (a PEM file of trusted root certificates) the stream runs over TLS,
+// as to a remote `arena serve --tls-cert ...`; without it, plaintext (the local referee).
+function channelCredentials() {
+  const roots = process.env.ARENA_TLS_ROOTS;
+  if (!roots) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(require("fs").readFileSync(roots));
+}
+
 function main() {
   const address = process.env.ARENA_ADDRESS;
   if (!address) {
     console.error(`${BOT_NAME}: set ARENA_ADDRESS (and ARENA_TOKEN) to the referee's`);
     process.exit(2);
   }
-  const client = new riskarena.Referee(address, grpc.credentials.createInsecure());
+  const client = new riskarena.Referee(address, channelCredentials());
   const call = client.Play();
 
   let current = null; // the DecisionRequest being answered

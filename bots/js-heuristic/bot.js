@@ -260,13 +260,21 @@ class Heuristic {
   }
 }
 
+// With ARENA_TLS_ROOTS (a PEM file of trusted root certificates) the stream runs over TLS,
+// as to a remote `arena serve --tls-cert ...`; without it, plaintext (the local referee).
+function channelCredentials() {
+  const roots = process.env.ARENA_TLS_ROOTS;
+  if (!roots) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(require("fs").readFileSync(roots));
+}
+
 function main() {
   const address = process.env.ARENA_ADDRESS;
   if (!address) {
     console.error(`${BOT_NAME}: set ARENA_ADDRESS (and ARENA_TOKEN) to the referee's`);
     process.exit(2);
   }
-  const client = new riskarena.Referee(address, grpc.credentials.createInsecure());
+  const client = new riskarena.Referee(address, channelCredentials());
   const call = client.Play();
 
   let brain = null; // per-match state, rebuilt at every MatchStart

@@ -108,17 +108,22 @@ def serving(
             process.wait(WAIT)
 
 
+RANDOM = (sys.executable, str(BOTS / "random" / "bot.py"))
+"""The bundled random bot, run as its author would run it on another machine."""
+
+
 def start_bot(
     address: str,
     token: str,
-    script: Path = BOTS / "random" / "bot.py",
+    command: Sequence[str] = RANDOM,
     wrap: Sequence[str] = (),
     env: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
-    """A remote bot process dialling ``address`` with ``token``, as its author runs it."""
+    """A remote bot process dialling ``address`` with ``token`` (``wrap`` goes before its
+    command, e.g. ``ip netns exec NAME``)."""
     return subprocess.Popen(
-        [*wrap, sys.executable, str(script)],
-        cwd=script.parent,
+        [*wrap, *command],
+        cwd=ROOT,
         env={
             **os.environ,
             "ARENA_ADDRESS": address,
