@@ -49,6 +49,7 @@ from arena.remote.bots import has_remote
 from arena.remote.handoff import Follower, require_serve
 from arena.replay import read as read_replay
 from arena.replay import verify
+from arena.scheduler import executors
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
 from arena.sdk.classic.human import HumanBot
@@ -204,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play Python bots that have an entry inside the workers (same results, faster; "
         "other bots still run as processes); kept by resume",
     )
+    _executor_flags(trun)
     trun.add_argument(
         "--allow-flagged",
         action="store_true",
@@ -215,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     tresume = tcommands.add_parser("resume", help="play the unrecorded rest of a tournament")
     tresume.add_argument("id")
     tresume.add_argument("--workers", type=int)
+    _executor_flags(tresume, kept=True)
     tresume.add_argument(
         "--record-new-version",
         action="store_true",
@@ -578,6 +581,24 @@ def _db_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
 
 
+def _executor_flags(parser: argparse.ArgumentParser, kept: bool = False) -> None:
+    """Where a tournament's matches run (see arena/scheduler/executors.py)."""
+    default = "the tournament's" if kept else "local"
+    parser.add_argument(
+        "--executor",
+        choices=executors.EXECUTORS,
+        help=f"run the matches on this machine's process pool (local) or on a Ray cluster "
+        f"(ray: pip install 'risk-arena[ray]'); default {default}",
+    )
+    parser.add_argument(
+        "--ray-address",
+        metavar="HOST:PORT",
+        help="the Ray cluster to run on (its head's `ray start --head` address; default: "
+        + ("the tournament's, or " if kept else "")
+        + "a local Ray instance started for the run)",
+    )
+
+
 def _fault_flags(parser: argparse.ArgumentParser) -> None:
     """``--fault-limit`` and ``--fault-min-matches``: when a bot version is flagged."""
     parser.add_argument(
@@ -672,6 +693,8 @@ def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSetti
         "strike_limit",
         "seed",
         "workers",
+        "executor",
+        "ray_address",
     ):
         value = getattr(args, flag)
         if value is not None:
@@ -704,6 +727,8 @@ def _run_tournament(
     quiet: bool,
     as_json: bool,
     limit: FaultLimit = DEFAULT_LIMIT,
+    executor: str | None = None,
+    ray_address: str | None = None,
 ) -> int:
     if store.tournament(tournament_id) is None:
         raise ConfigError(f"no tournament {tournament_id!r} in {store.path}")
@@ -714,7 +739,7 @@ def _run_tournament(
     handed = found is not None and has_remote(found["settings"])
     with ProgressBar(f"tournament {tournament_id}", enabled=not quiet) as bar:
         kind = Follower if handed else tournaments.Runner  # remote bots: `arena serve` plays
-        runner = kind(store, tournament_id, workers or 0, bar.update)
+        runner = kind(store, tournament_id, workers or 0, bar.update, executor, ray_address)
         try:
             runner.run()
         except KeyboardInterrupt:
@@ -735,6 +760,7 @@ def _run_tournament(
                 ) from exc
             raise ArenaError(f"{exc} (after {done}/{total} matches; {hint})") from exc
     board = reports.leaderboard(store, runner.pool, tournament_id, limit)
+    board["executor"] = runner.executor
     if as_json:
         print(reports.to_json(board))
     else:
@@ -746,6 +772,7 @@ def _run_tournament(
 def cmd_tournament_run(args: argparse.Namespace) -> int:
     settings = _settings_from_args(args)
     settings.check()
+    executors.check(settings.executor, settings.ray_address or None)
     limit = _fault_limit(args)
     with _open_db(args.db) as store:
         require_serve(store, settings.bots)
@@ -792,9 +819,22 @@ def cmd_tournament_resume(args: argparse.Namespace) -> int:
                 f"{found['runner_host']} (last heartbeat {found['heartbeat_at']}); "
                 "stop it (Ctrl-C) before resuming"
             )
+        executor = args.executor or found["settings"].get("executor") or executors.LOCAL
+        address = args.ray_address
+        if address is None and executor == found["settings"].get("executor"):
+            address = found["settings"].get("ray_address") or ""
+        executors.check(executor, address or None)
         for note in tournaments.record_new_versions(store, args.id, args.record_new_version):
             print(note, file=sys.stderr)
-        return _run_tournament(store, args.id, args.workers, args.no_progress, args.json)
+        return _run_tournament(
+            store,
+            args.id,
+            args.workers,
+            args.no_progress,
+            args.json,
+            executor=executor,
+            ray_address=address or "",
+        )
 
 
 TOURNAMENT_KEYS = (

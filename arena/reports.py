@@ -423,7 +423,8 @@ def crosstable(
                 "created_at",
                 "finished_at",
             )
-        },
+        }
+        | {"executor": tournament["settings"].get("executor") or "local"},
         "bots": bots,
         "pairs": [
             {"a": a, "b": b, "ahead": t[0], "behind": t[1], "level": t[2], "games": sum(t)}
@@ -457,7 +458,8 @@ def render_crosstable(table: dict[str, Any], console: Console | None = None) -> 
     info = table["tournament"]
     console.print(
         f"tournament {info['id']} · {info['name']} · {info['status']} · "
-        f"{info['recorded']}/{info['planned']} matches · seed {info['seed']}"
+        f"{info['recorded']}/{info['planned']} matches · seed {info['seed']} · "
+        f"executor {info.get('executor', 'local')}"
     )
     cells = {(p["a"], p["b"]): p for p in table["pairs"]}
     grid = Table(title="crosstable: row bot finished ahead–behind–level against column bot")

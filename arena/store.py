@@ -772,6 +772,14 @@ class Store:
                 (json.dumps(settings, sort_keys=True), id),
             )
 
+    def set_tournament_settings(self, id: str, settings: dict[str, Any]) -> None:
+        """Store a tournament's settings anew (a resume on another executor says so)."""
+        with self._write(f"update the settings of tournament {id!r}") as db:
+            db.execute(
+                "UPDATE tournaments SET settings_json = ? WHERE id = ?",
+                (json.dumps(settings, sort_keys=True), id),
+            )
+
     def tournament(self, id: str) -> dict[str, Any] | None:
         """One tournament (settings decoded, ``recorded`` = matches so far), or None.
 

@@ -10,9 +10,7 @@ exactly once, also after ``kill -9`` of the scheduler or a worker.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import multiprocessing
 import os
 import shutil
 import socket
@@ -22,7 +20,7 @@ import tomllib
 import uuid
 from collections import deque
 from collections.abc import Callable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -48,8 +46,10 @@ from arena.games.api import Game
 from arena.paths import results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.remote.bots import is_remote, remote_entry
+from arena.scheduler import executors
+from arena.scheduler.executors import stop_pool as _stop
 from arena.scheduler.plan import make_plan
-from arena.scheduler.worker import MatchFailed, entry_spec, init_worker, play_job
+from arena.scheduler.worker import MatchFailed, entry_spec, play_job
 from arena.seeds import new_seed
 from arena.store import Store
 
@@ -66,8 +66,6 @@ AHEAD_PER_WORKER = 4
 """Unrecorded matches (in flight or waiting for an earlier one) per worker at a time."""
 HEARTBEAT_SECONDS = 10.0
 """How often a running scheduler notes in the database that it is alive."""
-POOL_STOP_SECONDS = 30.0
-"""How long stopping waits for the pool's manager thread once its workers are killed."""
 
 
 @dataclass(slots=True)
@@ -89,6 +87,10 @@ class TournamentSettings:
     fresh_process: bool = False
     in_process: bool = False
     """Python bots with an ``entry`` play inside the workers (same records, less overhead)."""
+    executor: str = executors.LOCAL
+    """Where the matches run: ``local`` (a process pool) or ``ray`` (:mod:`.executors`)."""
+    ray_address: str = ""
+    """The Ray cluster's ``HOST:PORT`` (empty: a local Ray instance is started)."""
 
     @classmethod
     def from_toml(cls, path: Path) -> TournamentSettings:
@@ -139,6 +141,12 @@ class TournamentSettings:
             raise ConfigError(f"the strike limit must be at least 1, got {self.strike_limit}")
         if self.workers < 0:
             raise ConfigError(f"workers must be 0 (one per core) or more, got {self.workers}")
+        if self.executor not in executors.EXECUTORS:
+            raise ConfigError(
+                f"executor must be one of {', '.join(executors.EXECUTORS)}, got {self.executor!r}"
+            )
+        if self.ray_address and self.executor != executors.RAY:
+            raise ConfigError("a Ray address is for the ray executor (--executor ray)")
         if len(set(self.bots)) < self.seats:
             raise ConfigError(
                 f"{self.seats} seats per match need at least {self.seats} different bots, "
@@ -174,6 +182,8 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "workers": ((int,), "a whole number"),
     "fresh_process": ((bool,), "true or false"),
     "in_process": ((bool,), "true or false"),
+    "executor": ((str,), "a string"),
+    "ray_address": ((str,), "a string"),
 }
 
 
@@ -421,20 +431,6 @@ def _pool(store: Store, pool: str) -> RatingBook:
     return book
 
 
-def _stop(executor: Executor) -> None:
-    """End a pool at once: kill its workers (and so their bots), then wait for its manager
-    thread, so nothing of it is left running when the interpreter exits."""
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
-        with contextlib.suppress(OSError):
-            process.kill()
-    manager = getattr(executor, "_executor_manager_thread", None)
-    executor.shutdown(wait=False, cancel_futures=True)
-    if manager is not None:
-        # With its workers dead the manager thread ends promptly; left running, it raced the
-        # interpreter's exit (`threading._shutdown`) and sometimes printed a traceback there.
-        manager.join(POOL_STOP_SECONDS)
-
-
 def usable_cores() -> int:
     """The cores this process may run on (its affinity mask, e.g. under ``taskset``)."""
     try:
@@ -477,7 +473,11 @@ class Runner:
         tournament_id: str,
         workers: int = 0,
         on_progress: Callable[[Progress], None] | None = None,
+        executor: str | None = None,
+        ray_address: str | None = None,
     ) -> None:
+        """``executor`` and ``ray_address`` override the stored settings' (a resume keeps
+        them otherwise); an override is stored, so the tournament names where it ran last."""
         found = store.tournament(tournament_id)
         if found is None:
             raise ArenaError(f"no tournament {tournament_id!r} in {store.path}")
@@ -494,7 +494,23 @@ class Runner:
         self.book = _pool(store, self.pool)
         self.games = {row["version_id"]: row["games"] for row in store.ratings(self.pool)}
         self.rater = OrderedRater(self.book, start_index=self.next_index)
-        self.workers = workers or self.settings.get("workers") or default_workers()
+        self.executor: str = executor or self.settings.get("executor") or executors.LOCAL
+        if ray_address is None:
+            ray_address = self.settings.get("ray_address") or ""
+        self.ray_address = ray_address if self.executor == executors.RAY else ""
+        if (self.executor, self.ray_address) != (
+            self.settings.get("executor", executors.LOCAL),
+            self.settings.get("ray_address", ""),
+        ):
+            self.settings = {
+                **self.settings,
+                "executor": self.executor,
+                "ray_address": self.ray_address,
+            }
+            store.set_tournament_settings(tournament_id, self.settings)
+        self.cluster = executors.Cluster()
+        self.asked_workers = workers or self.settings.get("workers") or 0
+        self.workers = self.asked_workers or default_workers()
         self.in_flight_limit = IN_FLIGHT_PER_WORKER * self.workers
         """Most matches handed to the pool and not yet back."""
         self.ahead_limit = AHEAD_PER_WORKER * self.workers
@@ -510,7 +526,17 @@ class Runner:
         """Per plan index, how often its match failed in a worker and was queued again."""
 
     def run(self) -> None:
-        """Play and record every unrecorded planned match."""
+        """Play and record every unrecorded planned match, on the tournament's executor (a
+        Ray cluster given no worker count gets one worker per CPU)."""
+        with executors.cluster(self.executor, self.ray_address or None) as self.cluster:
+            size = None if self.asked_workers else self.cluster.size()
+            if size is not None and size != self.workers:
+                self.workers = size
+                self.in_flight_limit = IN_FLIGHT_PER_WORKER * size
+                self.ahead_limit = AHEAD_PER_WORKER * size
+            self._run()
+
+    def _run(self) -> None:
         todo = [p for p in self.plan if p["plan_index"] >= self.next_index]
         self.store.claim_tournament(self.id, os.getpid(), socket.gethostname())
         self._beaten = time.monotonic()
@@ -547,9 +573,8 @@ class Runner:
         self.store.set_tournament_status(self.id, "finished")
 
     def _executor(self) -> Executor:
-        """The pool the matches run on (worker processes forked from here)."""
-        context = multiprocessing.get_context("fork")
-        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=init_worker)
+        """The pool the matches run on: worker processes forked from here, or Ray actors."""
+        return self.cluster.pool(self.workers, self.id)
 
     def _run_pool(self, todo: list[dict[str, Any]]) -> None:
         """Play ``todo`` (plan order) with a bounded number of matches submitted at a time.

@@ -1,0 +1,396 @@
+"""Where a tournament's matches run: the local process pool, or actors on a Ray cluster.
+
+The scheduler (:class:`arena.scheduler.tournament.Runner`) only picks one: both hand it a
+:class:`concurrent.futures.Executor` whose ``submit(play_job, job)`` returns a future of the
+match's outcome, and whose lost workers surface as :class:`BrokenProcessPool`, so the
+scheduler's rules are the same on both (it stays the single database writer and applies
+ratings in plan order; a lost worker's matches are played again from their seeds on a fresh
+pool; a :class:`~arena.scheduler.worker.MatchFailed` is played again, three times at most).
+
+On Ray the workers are **actors**, not tasks: one actor per worker slot, each a process that
+keeps a :class:`~arena.scheduler.worker.WorkerHost` (its referee server and its idle bot
+processes) from match to match, as a local pool's process does. Tasks would start from a
+worker process with no memory of the last match, so every match would start its bots
+afresh (seconds for a JVM or Node bot), and a task retried by Ray behind the scheduler's back
+would hide a lost match from its failure rules.
+
+Ray is an optional extra (``pip install 'risk-arena[ray]'``): it is imported only here, and
+only when a tournament asks for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import importlib.util
+import logging
+import multiprocessing
+import os
+import socket
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from arena.errors import ArenaError, BotError, ConfigError
+from arena.paths import results_home
+from arena.scheduler.worker import MatchFailed, entry_spec, init_worker, play_job
+
+log = logging.getLogger("arena.tournament")
+
+LOCAL = "local"
+RAY = "ray"
+EXECUTORS = (LOCAL, RAY)
+"""The executors a tournament can run on (``--executor``)."""
+INSTALL_HINT = "pip install 'risk-arena[ray]'"
+POOL_STOP_SECONDS = 30.0
+"""How long stopping waits for the pool's manager thread once its workers are killed."""
+RAY_CONNECT_SECONDS = 10.0
+"""How long reaching a Ray cluster's address may take before it counts as unreachable
+(``ray.init`` itself retries an unreachable address for minutes)."""
+RAY_ACTOR_START_SECONDS = 120.0
+"""How long the actors of a pool may take to start (a busy cluster schedules them late)."""
+PASSED_ENV = ("ARENA_ISOLATION", "ARENA_SEAT_UIDS")
+"""The scheduler's isolation settings, handed to every actor so that one choice holds for the
+whole tournament (each node then detects which layers it can give, as a local worker does)."""
+
+
+# --------------------------------------------------------------------------- local pool
+
+
+def local_pool(workers: int) -> Executor:
+    """Today's pool: worker processes forked from the scheduler (before any gRPC object)."""
+    context = multiprocessing.get_context("fork")
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=init_worker)
+
+
+def stop_pool(executor: Executor) -> None:
+    """End a pool at once: kill its workers (and so their bots), then wait for its manager
+    thread, so nothing of it is left running when the interpreter exits."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError):
+            process.kill()
+    manager = getattr(executor, "_executor_manager_thread", None)
+    executor.shutdown(wait=False, cancel_futures=True)
+    if manager is not None:
+        # With its workers dead the manager thread ends promptly; left running, it raced the
+        # interpreter's exit (`threading._shutdown`) and sometimes printed a traceback there.
+        manager.join(POOL_STOP_SECONDS)
+
+
+# ------------------------------------------------------------------------------ checks
+
+
+def check(executor: str, address: str | None) -> None:
+    """Refuse, before anything is planned, an unknown executor, Ray not installed, or a Ray
+    address that cannot be reached (within :data:`RAY_CONNECT_SECONDS`)."""
+    if executor not in EXECUTORS:
+        raise ConfigError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if executor != RAY:
+        if address:
+            raise ConfigError("--ray-address is for --executor ray")
+        return
+    if importlib.util.find_spec("ray") is None:
+        raise ConfigError(f"--executor ray needs Ray, which is not installed: {INSTALL_HINT}")
+    if address:
+        probe(address)
+
+
+def probe(address: str) -> None:
+    """Open (and close) a TCP connection to a Ray address, ``HOST:PORT`` (or ``ray://…``)."""
+    text = address.removeprefix("ray://")
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"--ray-address must be HOST:PORT (e.g. 10.0.0.5:6379), got {address!r}")
+    try:
+        with socket.create_connection((host, int(port)), timeout=RAY_CONNECT_SECONDS):
+            pass
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise ConfigError(f"cannot reach the Ray cluster at {address}: {why}") from None
+
+
+# ------------------------------------------------------------------------------ the cluster
+
+
+class Cluster:
+    """The executor a run uses: connected on first use, disconnected when the run ends."""
+
+    name = LOCAL
+
+    def __init__(self, address: str | None = None) -> None:
+        self.address = address
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def size(self) -> int | None:
+        """Workers to run when none are asked for (None: one per usable core here)."""
+        return None
+
+    def pool(self, workers: int, tournament_id: str) -> Executor:
+        """A fresh pool of ``workers`` workers for the tournament."""
+        return local_pool(workers)
+
+    def close(self) -> None:
+        """Let go of the cluster (nothing to do for the local pool)."""
+
+
+class RayCluster(Cluster):
+    """A Ray instance: the one at ``address``, or a local one started for this run.
+
+    A local instance listens on the loopback address only: Ray has no authentication of its
+    own, so anyone who can reach an instance can run code on it.
+    """
+
+    name = RAY
+
+    def __init__(self, address: str | None = None) -> None:
+        super().__init__(address)
+        self._ray: Any = None
+        self._ours = False
+        """Whether this run connected (and so disconnects); a Ray already initialized in
+        this process (a program embedding the arena, the tests) is used and left as it is."""
+
+    def connect(self, cpus: int) -> Any:
+        """The ``ray`` module, connected to the cluster (a local instance of ``cpus`` CPUs
+        when no address was given)."""
+        if self._ray is not None:
+            return self._ray
+        check(RAY, self.address)
+        if not self.address:
+            # Before Ray is imported: its constants are read then.
+            os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+        import ray
+
+        if not ray.is_initialized():
+            quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+            try:
+                if self.address:
+                    ray.init(address=self.address, **quiet)
+                else:
+                    ray.init(num_cpus=cpus, include_dashboard=False, **quiet)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                where = f"at {self.address}" if self.address else "(a local instance)"
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise ConfigError(f"cannot connect to the Ray cluster {where}: {first}") from None
+            self._ours = True
+        self._ray = ray
+        return ray
+
+    def size(self) -> int | None:
+        """A cluster's CPUs (one actor each); a local instance has one per usable core."""
+        if not self.address:
+            return None
+        ray = self.connect(1)
+        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    def pool(self, workers: int, tournament_id: str) -> Executor:
+        ray = self.connect(workers)
+        from arena.seeds import installation_key
+
+        settings = {
+            "key": installation_key(),
+            "home": str(results_home().resolve()),
+            "env": {k: os.environ[k] for k in PASSED_ENV if k in os.environ},
+            "tournament_id": tournament_id,
+        }
+        return ActorPool(ray, workers, settings)
+
+    def close(self) -> None:
+        if self._ray is not None and self._ours:
+            self._ray.shutdown()
+        self._ray = None
+        self._ours = False
+
+
+def cluster(executor: str, address: str | None = None) -> Cluster:
+    """The cluster a tournament's settings name."""
+    check(executor, None)
+    return RayCluster(address) if executor == RAY else Cluster()
+
+
+# -------------------------------------------------------------------------------- actors
+
+
+class LostWorker(BrokenProcessPool):
+    """A Ray actor (or its whole node) was lost: the scheduler treats it as a local worker's
+    death, playing the pool's unrecorded matches again from their seeds on fresh actors."""
+
+
+class MatchActor:
+    """What runs in one Ray actor's process: the worker of one pool slot.
+
+    The installation key comes in the constructor (never in a job, which is logged), so a
+    seat's bot seed is the same as on the scheduler's machine; ``home`` is the scheduler's
+    results home, which every node has at the same path (logs and setup marks go there).
+    """
+
+    def __init__(self, key: bytes, home: str, env: dict[str, str], tournament_id: str) -> None:
+        os.environ["ARENA_SECRET"] = key.hex()
+        os.environ["ARENA_HOME"] = home
+        os.environ.update(env)
+        init_worker()
+        self.set_up: set[str] = set()
+        _log_to_tournament(tournament_id)
+
+    def node(self) -> tuple[str, int]:
+        """Its node's host name and its process id (ready: its constructor ran)."""
+        return socket.gethostname(), os.getpid()
+
+    def play(self, job: dict[str, Any]) -> dict[str, Any]:
+        """Play one match (:func:`~arena.scheduler.worker.play_job`), after the setup of its
+        bots on this node."""
+        for entry in job["seats"]:
+            if entry["version_id"] not in self.set_up and entry.get("setup"):
+                setup_on_node(entry)
+            self.set_up.add(entry["version_id"])
+        return play_job(job)
+
+
+def setup_on_node(entry: dict[str, Any]) -> None:
+    """Run a bot's ``setup`` on this node unless it already ran here (its mark is in this
+    node's results home): one actor at a time per node, under a lock file there, as the
+    scheduler runs setups one at a time so that two `npm ci` never race."""
+    from arena.bots import run_setup
+
+    folder = results_home() / "setup"
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / ".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            run_setup(entry_spec(entry))
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _log_to_tournament(tournament_id: str) -> None:
+    """The actor's log lines go to the tournament's log file in this node's results home (on
+    the scheduler's node: the scheduler's own log)."""
+    path = results_home() / "logs" / f"tournament-{tournament_id}.log"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    root = logging.getLogger("arena")
+    root.setLevel(logging.INFO)
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    to_file = logging.FileHandler(path)
+    name = f"ray-{socket.gethostname()}-{os.getpid()}"
+    to_file.setFormatter(logging.Formatter(f"%(asctime)s {name} %(name)s: %(message)s"))
+    root.addHandler(to_file)
+    root.propagate = False
+
+
+class ActorPool(Executor):
+    """``workers`` Ray actors, fed like a process pool: each job goes to the actor with the
+    fewest matches in flight (the scheduler keeps at most two per worker in flight, so an
+    actor has its next match queued while it plays one)."""
+
+    def __init__(self, ray: Any, workers: int, settings: dict[str, Any]) -> None:
+        self.ray = ray
+        remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(MatchActor)
+        self.actors = [remote.remote(**settings) for _ in range(workers)]
+        self.load = [0] * workers
+        self.lock = threading.Lock()
+        self.futures: set[Future[dict[str, Any]]] = set()
+        self.closed = False
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        """Every actor started (within :data:`RAY_ACTOR_START_SECONDS`), or a clear error."""
+        ray = self.ray
+        refs = [actor.node.remote() for actor in self.actors]
+        ready, pending = ray.wait(refs, num_returns=len(refs), timeout=RAY_ACTOR_START_SECONDS)
+        try:
+            if pending:
+                cpus = ray.cluster_resources().get("CPU", 0)
+                raise ArenaError(
+                    f"{len(pending)} of {len(refs)} Ray workers did not start within "
+                    f"{RAY_ACTOR_START_SECONDS:g} s (the cluster has {cpus:g} CPUs, one per "
+                    "worker: ask for fewer with --workers)"
+                )
+            nodes = ray.get(ready)
+        except ArenaError:
+            self.shutdown(wait=False)
+            raise
+        except Exception as exc:
+            self.shutdown(wait=False)
+            raise ArenaError(f"a Ray worker could not start: {_cause(exc)}") from None
+        log.info("%d Ray workers on %s", len(nodes), ", ".join(sorted({host for host, _ in nodes})))
+
+    def submit(  # type: ignore[override]
+        self, fn: Callable[..., dict[str, Any]], /, *args: Any, **kwargs: Any
+    ) -> Future[dict[str, Any]]:
+        """Play ``fn(job)`` (:func:`play_job`) on the least busy actor."""
+        if fn is not play_job or kwargs or len(args) != 1:
+            raise TypeError("an actor pool plays matches: submit(play_job, job)")
+        with self.lock:
+            if self.closed:
+                raise RuntimeError("cannot submit to a pool that was shut down")
+            slot = min(range(len(self.actors)), key=self.load.__getitem__)
+            self.load[slot] += 1
+            ref = self.actors[slot].play.remote(args[0])
+        future: Future[dict[str, Any]] = Future()
+        self.futures.add(future)
+        ref.future().add_done_callback(lambda done: self._settle(slot, done, future))
+        return future
+
+    def _settle(
+        self, slot: int, done: Future[dict[str, Any]], future: Future[dict[str, Any]]
+    ) -> None:
+        """Hand an actor's answer on: an outcome, the worker's own error (BotError or
+        MatchFailed, as a local worker raises them), or :class:`LostWorker`."""
+        with self.lock:
+            self.load[slot] -= 1
+            self.futures.discard(future)
+        if future.done():  # cancelled by a shutdown
+            return
+        try:
+            outcome = done.result()
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                future.set_exception(self._translate(exc))
+            return
+        with contextlib.suppress(Exception):
+            future.set_result(outcome)
+
+    def _translate(self, exc: BaseException) -> BaseException:
+        from ray import exceptions
+
+        if isinstance(exc, exceptions.RayTaskError):
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, BotError | MatchFailed):
+                return type(cause)(*cause.args)
+            return MatchFailed(f"{type(cause or exc).__name__}: {cause or exc}")
+        if isinstance(exc, exceptions.RayActorError | exceptions.WorkerCrashedError):
+            return LostWorker(f"a Ray worker was lost: {_cause(exc)}")
+        if isinstance(exc, exceptions.RayError):
+            return LostWorker(f"Ray failed: {_cause(exc)}")
+        return exc
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """End the actors (and so their bots); with ``wait``, after their matches."""
+        with self.lock:
+            self.closed = True
+            pending = list(self.futures)
+        if wait:
+            for future in pending:
+                with contextlib.suppress(BaseException):
+                    future.result()
+        elif cancel_futures:
+            for future in pending:
+                future.cancel()
+        for actor in self.actors:
+            with contextlib.suppress(Exception):
+                self.ray.kill(actor, no_restart=True)
+        self.actors = []
+
+
+def _cause(exc: BaseException) -> str:
+    """An exception's first line, without Ray's long preamble."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,233 @@
+"""Tournaments on a Ray cluster (``--executor ray``), against a real local Ray instance.
+
+One instance for the module, started in this process on the loopback address with 2 CPUs;
+each tournament is a real ``arena tournament run`` process that connects to it with
+``--ray-address`` (as a scheduler connects to a cluster's head) and plays real bot processes
+in Ray actors. Checked: the same tournament gives the same matches and ratings on Ray as on
+the local pool; an actor killed mid-match gets its match played again from its seed, recorded
+once; an unreachable address and a missing ``ray`` are one-line errors (exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.scheduler.test_tournament import (
+    Scheduler,
+    arena,
+    assert_plan_recorded_once,
+    assert_rebuild_keeps_ratings,
+    children,
+    db_path,
+    descendants,
+    error_line,
+    home,
+    ok,
+    only_tournament_id,
+    query,
+    recorded_count,
+    stored_ratings,
+    tournament_args,
+    tournaments,
+    wait_until,
+)
+
+BOTS = ["random", "aggressive", "defensive"]
+"""Python bots only (no setup to run): 6 two-seat matches a round."""
+
+
+@pytest.fixture(scope="module")
+def ray_address() -> Iterator[str]:
+    """A local Ray instance of 2 CPUs for the module; its address (``127.0.0.1:PORT``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        # Before Ray is imported: every address stays on the loopback interface.
+        patch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+        ray = pytest.importorskip("ray")
+        import logging
+
+        ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+        try:
+            yield str(ray.get_runtime_context().gcs_address)
+        finally:
+            ray.shutdown()
+
+
+def _summary(path: Path) -> list[tuple[Any, ...]]:
+    """What a match's result is, seat by seat, in plan order (not its timing)."""
+    return query(
+        "SELECT m.plan_index, m.seed, m.end_reason, m.winner_seat, m.turns, m.decisions,"
+        " m.out_order_json, s.seat, s.version_id, s.place, s.status, s.strikes"
+        " FROM matches m JOIN seats s ON s.match_id = m.id ORDER BY m.plan_index, s.seat",
+        path=path,
+    )
+
+
+def _local_run(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> tuple[Any, ...]:
+    """The same tournament on the local pool, in a home of its own: its matches, ratings."""
+    base = home()
+    monkeypatch.setenv("ARENA_HOME", str(base / "local"))
+    try:
+        board = json.loads(ok(*args))
+        assert board["executor"] == "local"
+        return _summary(db_path()), stored_ratings(), [r["bot"] for r in board["rows"]]
+    finally:
+        monkeypatch.setenv("ARENA_HOME", str(base))
+
+
+def _actors() -> list[int]:
+    """Processes of this module's Ray instance that are match actors."""
+    found = []
+    for pid in descendants(os.getpid()):
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
+        except OSError:
+            continue
+        if title.startswith(b"ray::MatchActor"):
+            found.append(pid)
+    return found
+
+
+def test_a_tournament_on_ray_equals_the_same_tournament_on_the_local_pool(
+    ray_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = tournament_args(bots=BOTS, seed=41, max_rounds=8)
+    local = _local_run(monkeypatch, args)
+
+    board = json.loads(ok(*args, "--executor", "ray", "--ray-address", ray_address))
+    assert board["executor"] == "ray"
+    tournament_id = only_tournament_id()
+    assert assert_plan_recorded_once(tournament_id) == 6
+    assert (_summary(db_path()), stored_ratings(), [r["bot"] for r in board["rows"]]) == local
+    assert_rebuild_keeps_ratings()
+
+    # The matches were played in the actors, whose lines are in the tournament's log.
+    log = (home() / "logs" / f"tournament-{tournament_id}.log").read_text().splitlines()
+    played = [line for line in log if " arena.worker: match " in line]
+    assert len(played) == 6 and all(" ray-" in line for line in played), log
+
+    shown = json.loads(ok("tournament", "show", tournament_id, "--json"))
+    assert shown["tournament"]["executor"] == "ray"
+    assert " · executor ray" in ok("tournament", "show", tournament_id)
+    assert not _actors()  # the scheduler's actors ended with it
+
+
+def test_a_ray_worker_killed_mid_match_has_its_match_played_again(
+    ray_address: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    args = tournament_args(bots=BOTS, rounds="3", seed=43, max_rounds=20)
+    local = _local_run(monkeypatch, args)
+
+    run = Scheduler([*args, "--executor", "ray", "--ray-address", ray_address], tmp_path)
+    try:
+        wait_until(lambda: len(_actors()) == 2, "the 2 Ray actors", process=run.process)
+        victim = _actors()[0]
+        # Mid-match: the actor's bots are running and the tournament is not over.
+        wait_until(lambda: bool(children(victim)), "the actor's bots", process=run.process)
+        assert recorded_count() < 18
+        os.kill(victim, signal.SIGKILL)
+        assert run.wait() == 0, run.stderr
+    finally:
+        run.stop()
+
+    tournament_id = only_tournament_id()
+    assert assert_plan_recorded_once(tournament_id) == 18
+    assert (_summary(db_path()), stored_ratings()) == local[:2]
+    log = (home() / "logs" / f"tournament-{tournament_id}.log").read_text()
+    assert "a worker died; replaying its matches from their seeds" in log
+    assert tournaments()[0]["status"] == "finished"
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_unreachable_ray_address_is_one_line_and_plans_nothing() -> None:
+    address = f"127.0.0.1:{_closed_port()}"
+    done = arena(*tournament_args(bots=BOTS), "--executor", "ray", "--ray-address", address)
+    assert done.returncode == 2
+    assert error_line(done) == (
+        f"arena: error: cannot reach the Ray cluster at {address}: Connection refused"
+    )
+    assert not db_path().exists() or not query("SELECT id FROM tournaments")
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (["--executor", "ray", "--ray-address", "nowhere"], "--ray-address must be HOST:PORT"),
+        (["--ray-address", "127.0.0.1:1"], "a Ray address is for the ray executor"),
+        (["--executor", "cluster"], "argument --executor: invalid choice: 'cluster'"),
+    ],
+)
+def test_bad_executor_flags_are_one_line(flags: list[str], expected: str) -> None:
+    done = arena(*tournament_args(bots=BOTS), *flags)
+    assert done.returncode == 2
+    assert expected in error_line(done)
+
+
+def test_without_ray_installed_the_ray_executor_says_how_to_install_it() -> None:
+    script = (
+        "import sys; sys.modules['ray'] = None\n"  # as if Ray were not installed
+        "from arena.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *tournament_args(bots=BOTS), "--executor", "ray"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "pip install 'risk-arena[ray]'" in error_line(done)
+    assert not db_path().exists() or not query("SELECT id FROM tournaments")
+
+
+def test_resume_runs_on_the_executor_it_is_told_and_records_it(ray_address: str) -> None:
+    """A tournament stopped on the local pool is resumed on Ray when asked, and says so."""
+    from arena.scheduler.tournament import TournamentSettings, create
+    from arena.store import open_store
+
+    with open_store(db_path()) as store:
+        settings = TournamentSettings(bots=BOTS, rules={"max_rounds": "6"}, seed=47, workers=2)
+        tournament_id = create(store, settings)
+    shown = json.loads(ok("tournament", "show", tournament_id, "--json"))
+    assert shown["tournament"]["executor"] == "local"
+
+    resumed = ok(
+        "tournament",
+        "resume",
+        tournament_id,
+        "--executor",
+        "ray",
+        "--ray-address",
+        ray_address,
+        "--no-progress",
+        "--json",
+    )
+    assert json.loads(resumed)["executor"] == "ray"
+    assert assert_plan_recorded_once(tournament_id) == 6
+    stored = json.loads(ok("tournament", "show", tournament_id, "--json"))["tournament"]
+    assert stored["executor"] == "ray"
+
+
+@pytest.mark.slow
+def test_without_an_address_a_local_ray_instance_is_started() -> None:
+    """The default: a Ray instance of its own for the run (seconds to start), stopped after."""
+    pytest.importorskip("ray")
+    board = json.loads(ok(*tournament_args(bots=BOTS, seed=53), "--executor", "ray"))
+    assert board["executor"] == "ray"
+    assert assert_plan_recorded_once(only_tournament_id()) == 6
