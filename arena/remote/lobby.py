@@ -120,20 +120,20 @@ class Lobby(Registry):
             )
         future: asyncio.Future[Session] = asyncio.get_running_loop().create_future()
         self._pending[bot] = future
-        future.add_done_callback(lambda done: self._arrived(bot, done))
+        future.add_done_callback(lambda done: self._arrived(bot, done, address))
         return future
 
     def _failed(self, address: str) -> None:
         self._per_address.setdefault(address, Bucket(*FAILURES_PER_ADDRESS)).take()
 
-    def _arrived(self, bot: str, future: asyncio.Future[Session]) -> None:
+    def _arrived(self, bot: str, future: asyncio.Future[Session], address: str) -> None:
         if self._pending.get(bot) is future:
             del self._pending[bot]
         if future.cancelled():
             return
         session = future.result()
         self.sessions[bot] = session
-        log.info("remote bot %s connected", bot)
+        log.info("remote bot %s connected from %s", bot, address)
         for waiter in self._waiters.pop(bot, []):
             if not waiter.done():
                 waiter.set_result(session)

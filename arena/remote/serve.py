@@ -248,6 +248,10 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 def serve(db: Path, address: str, credentials: grpc.ServerCredentials | None) -> int:
     """Run ``arena serve`` until SIGINT or SIGTERM."""
     signal.signal(signal.SIGTERM, _terminate)
+    said = logging.StreamHandler(sys.stdout)
+    said.setFormatter(logging.Formatter("arena serve: %(message)s"))
+    log.addHandler(said)
+    log.setLevel(logging.INFO)  # who connects, from where; matches the bots drop
     running = Serve(db, address, credentials)
     tls = " over TLS" if credentials is not None else ""
     print(f"arena serve: listening on {running.target}{tls} for {db}", flush=True)

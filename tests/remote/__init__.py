@@ -63,6 +63,14 @@ class Lines:
         for line in stream:
             self.lines.put(line)
 
+    def so_far(self) -> list[str]:
+        """Every line read until now."""
+        while True:
+            try:
+                self.seen.append(self.lines.get_nowait())
+            except queue.Empty:
+                return self.seen
+
     def wait_for(self, found: Callable[[str], bool], timeout: float = WAIT) -> str:
         deadline = time.monotonic() + timeout
         while True:
