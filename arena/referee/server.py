@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import secrets
 import socket
+import sys
+import traceback
+import types
 from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -50,6 +54,46 @@ MAX_STREAMS_PER_CONNECTION = 4
 """Play streams at once on one connection (HTTP/2's concurrent streams setting)."""
 
 T = TypeVar("T")
+
+
+class _CancelledRpcFilter(logging.Filter):
+    """Drops grpc's report of an RPC cancelled before its handler ever ran.
+
+    grpc.aio cancels an RPC's task when its client (or the server's stop) cancels the call;
+    if that lands before the task's first step, the cancellation escapes grpc's own handling
+    and grpc logs it with a traceback ("Exception not handled by _handle_exceptions") and
+    prints it to stderr. Nothing of the referee ran and nothing failed, and any client can
+    provoke it at will: it must not read as a crash.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not _cancelled(record.exc_info[1] if record.exc_info else None)
+
+
+def _cancelled(exc: BaseException | None) -> bool:
+    return isinstance(exc, asyncio.CancelledError)
+
+
+class _QuietTraceback(types.ModuleType):
+    """grpc's ``traceback`` module, whose ``print_exc`` skips a cancellation (see above)."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(traceback, name)
+
+    def print_exc(self, *args: object, **kwargs: object) -> None:
+        if not _cancelled(sys.exc_info()[1]):
+            traceback.print_exc(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def _quiet_cancelled_rpcs() -> None:
+    logging.getLogger("grpc._cython.cygrpc").addFilter(_CancelledRpcFilter())
+    from grpc._cython import cygrpc  # type: ignore[attr-defined]
+
+    if getattr(cygrpc, "traceback", None) is traceback:
+        cygrpc.traceback = _QuietTraceback("traceback")
+
+
+_quiet_cancelled_rpcs()
 
 UNREADABLE_FIRST = "the first message must be Hello; it could not be read as a BotMessage"
 """The detail of the INVALID_ARGUMENT status that ends a stream whose first bytes do not parse."""
