@@ -17,6 +17,7 @@ given the game's default action in it, so the game always gets an answer from ev
 from __future__ import annotations
 
 import asyncio
+import logging
 import statistics
 import time
 import uuid
@@ -33,6 +34,8 @@ from arena.replay import ReplayWriter
 from arena.sdk.bot import Bot
 from arena.seeds import bot_seed
 from arena.statuses import SeatStatus
+
+log = logging.getLogger(__name__)
 
 DEFAULT_STRIKE_LIMIT = 3
 FAULT_STATUS = {
@@ -624,6 +627,9 @@ def check_answer(
         game.check(state, seat, answer)
     except ArenaError as exc:
         return None, answer, str(exc)
+    except Exception as exc:  # the game's code failed on it: still this seat's bad answer
+        log.warning("a %s answer could not be checked: %r (answer %r)", kind, exc, answer)
+        return None, answer, f"malformed answer: {type(exc).__name__}: {exc}"
     return answer, answer, None
 
 

@@ -23,10 +23,15 @@ from typing import Any
 import grpc
 import pytest
 
+from arena.games.classic import ClassicConfig
+from arena.games.classic.game import ClassicGame
+from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol.envelope import PROTOCOL_VERSION
 from arena.referee import resources
+from arena.referee.match import check_answer
 from arena.referee.resources import Throttle, free_descriptors, raise_open_files_limit
+from arena.referee.seats import Reply
 from arena.referee.server import (
     MAX_CONNECTIONS,
     MAX_STREAMS,
@@ -307,3 +312,25 @@ def test_a_stopped_session_drops_what_it_queued_and_reads_again_when_resumed(tmp
             session.finish()
 
     serve(tmp_path, test)
+
+
+def test_an_answer_the_game_fails_on_is_rejected_not_a_failed_match(monkeypatch):
+    """Whatever a bot's answer makes the game's own code raise is that answer's rejection (a
+    strike): the match, and the tournament, go on."""
+    game = ClassicGame(ClassicConfig.parse({"max_rounds": "2"}, 2))
+    state = game.new_game(1, [{}, {}])
+    decision = game.decision(state)
+    assert decision is not None
+    seat = decision.seats[0]
+
+    def broken_check(*args: Any) -> None:
+        raise KeyError("no such territory")
+
+    monkeypatch.setattr(game, "check", broken_check)
+    answer = pb.Action(request_id=1, classic=cpb.ClassicAction(kind="claim", territory=7))
+    options = game.legal_options(state, seat)
+    action, _, reason = check_answer(
+        game, state, seat, decision.kind, Reply(answer=answer), options
+    )
+    assert action is None
+    assert reason == "malformed answer: KeyError: 'no such territory'"
