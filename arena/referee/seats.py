@@ -252,8 +252,8 @@ class RemoteSeat:
             elapsed = time.perf_counter() - self._started
             if isinstance(message, Closed):
                 left = None if deadline is None else deadline - time.perf_counter()
-                if (left is None or left > 0) and await self._rejoined(message, left):
-                    continue  # the bot dialled in again: the request went to its new stream
+                if await self._rejoined(message, left):
+                    continue  # a remote bot dialled in again (or the clock is to run out)
                 fault = await self._closed_fault(message)
                 detail = message.detail
                 if fault == "crash" and self.process is not None:
@@ -291,9 +291,10 @@ class RemoteSeat:
             return Reply(answer=message.action, elapsed=elapsed, debug=debug)
 
     async def _rejoined(self, closed: Closed, left: float | None) -> bool:
-        """Whether the bot came back on a new stream within ``left`` seconds after this one
-        ended (``closed``), the pending request re-sent there. A bot process started here
-        does not: its stream is its process's (see :class:`arena.remote.lobby.LobbySeat`)."""
+        """Whether to keep waiting for the answer after the stream ended (``closed``) with
+        ``left`` seconds on the clock: a remote bot may dial in again and get the request
+        re-sent (:class:`arena.remote.lobby.LobbySeat`). A bot process started here cannot:
+        its stream is its process's."""
         return False
 
     async def _closed_fault(self, closed: Closed) -> str:

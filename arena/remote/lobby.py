@@ -32,8 +32,6 @@ HANDSHAKES_PER_TOKEN = (5, 1.0)
 and again after a drop)."""
 FAILURES_PER_ADDRESS = (10, 0.2)
 """Failed handshakes one address may make: 10 at once, refilled one every 5 seconds."""
-NO_CLOCK_REJOIN = 30.0
-"""How long a seat without a move clock waits for its bot to dial in again."""
 
 
 class Bucket:
@@ -203,11 +201,18 @@ class LobbySeat(RemoteSeat):
         return await super().ask(request, timeout)
 
     async def _rejoined(self, closed: Closed, left: float | None) -> bool:
+        """Wait the clock's ``left`` seconds for the bot to dial in again; then take its new
+        stream and re-send MatchStart and the pending request. If it does not, the request
+        times out as any unanswered one does (its stream's end stays in the inbox, so the
+        next request waits for the bot again). Without a clock, a drop is a disconnect."""
         if closed.why != "disconnect" or self._match_start is None or self._request is None:
             return False
-        session = await self.lobby.session(self.bot, NO_CLOCK_REJOIN if left is None else left)
-        if session is None or session is self.session:
+        if left is None:
             return False
+        session = await self.lobby.session(self.bot, max(left, 0.0))
+        if session is None or session is self.session:
+            self.session.inbox.put_nowait(closed)
+            return True  # the clock has run out: the seat's wait ends in a timeout
         log.info("remote bot %s dialled in again mid-match; request re-sent", self.bot)
         self.session = session
         self.hello = session.hello
