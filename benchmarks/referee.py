@@ -21,7 +21,10 @@ rows take turns over several connections so that changing machine load hits them
 --profile adds an untimed round of referee exchanges and an untimed gRPC game under cProfile
 and prints where the referee side spends its time in each.
 
-    python benchmarks/referee.py [--exchanges N] [--seed S] [--profile]
+Last, a remote bot's round trip over TCP on loopback, without and with TLS (a certificate
+made by the openssl command), against the unix socket (``--remote-only``: just these rows).
+
+    python benchmarks/referee.py [--exchanges N] [--seed S] [--profile] [--remote-only]
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import random
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -65,7 +69,7 @@ from arena.referee.match import MatchResult, TimeControl, play_match
 from arena.referee.seats import RemoteSeat
 from arena.referee.server import MAX_MESSAGE_BYTES, Registry, start_server
 from arena.sdk.bot import Answer, Bot, Request
-from arena.sdk.client import ADDRESS_ENV, TOKEN_ENV
+from arena.sdk.client import ADDRESS_ENV, TLS_ROOTS_ENV, TOKEN_ENV
 
 WARMUP = 300
 """Exchanges before timing starts on each connection (channel set-up, first allocations)."""
@@ -151,8 +155,15 @@ async def client_bare(address: str, answer: pb.Action, count: int) -> list[float
 
 
 async def client_minimal(address: str, token: str, answer: pb.Action) -> None:
-    """Hello, then answer every DecisionRequest at once with ``answer`` (request_id echoed)."""
-    async with grpc.aio.insecure_channel(address) as channel:
+    """Hello, then answer every DecisionRequest at once with ``answer`` (request_id echoed);
+    over TLS when ``$ARENA_TLS_ROOTS`` names the roots, as the SDK does."""
+    roots = os.environ.get(TLS_ROOTS_ENV)
+    channel = (
+        grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(Path(roots).read_bytes()))
+        if roots
+        else grpc.aio.insecure_channel(address)
+    )
+    async with channel:
         call = arena_pb2_grpc.RefereeStub(channel).Play()
         hello = pb.Hello(
             token=token,
@@ -272,13 +283,25 @@ async def referee_round_trips(
     workdir: Path,
     client: str,
     profile: cProfile.Profile | None = None,
+    address: str | None = None,
+    tls: tuple[Path, Path] | None = None,
 ) -> list[float]:
+    """Round trips through the referee's own path; on a unix socket, or on ``address``
+    (TCP) and, with ``tls`` (certificate, key), over TLS as ``arena serve`` serves it."""
     registry = Registry()
-    server, target = await start_server(registry, f"unix:{workdir}/referee-{client}.sock")
+    credentials = None
+    env = {}
+    if tls is not None:
+        cert, key = tls
+        credentials = grpc.ssl_server_credentials([(key.read_bytes(), cert.read_bytes())])
+        env[TLS_ROOTS_ENV] = str(cert)
+    server, target = await start_server(
+        registry, address or f"unix:{workdir}/referee-{client}.sock", credentials=credentials
+    )
     process = None
     try:
         token = registry.issue("bench")
-        process = await start_client(client, answer, {ADDRESS_ENV: target, TOKEN_ENV: token})
+        process = await start_client(client, answer, {ADDRESS_ENV: target, TOKEN_ENV: token, **env})
         session = await registry.wait(token, 30.0)
         if session is None:
             raise SystemExit(f"the {client} client did not connect")
@@ -305,6 +328,55 @@ async def referee_round_trips(
             process.kill()
             await process.wait()
         await server.stop(0.5)
+
+
+def make_certificate(workdir: Path) -> tuple[Path, Path] | None:
+    """A self-signed certificate for 127.0.0.1 (by the openssl command), or None without it."""
+    cert, key = workdir / "cert.pem", workdir / "key.pem"
+    if shutil.which("openssl") is None:
+        return None
+    command = [
+        "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        "-subj", "/CN=bench", "-addext", "subjectAltName=IP:127.0.0.1",
+        "-keyout", str(key), "-out", str(cert),
+    ]  # fmt: skip
+    subprocess.run(command, check=True, capture_output=True)
+    return cert, key
+
+
+def remote_rows(request: pb.DecisionRequest, answer: pb.Action, exchanges: int) -> None:
+    """A remote bot's round trip (the referee's path, minimal client in its own process) over
+    TCP on loopback, without and with TLS, against the unix socket local bots use."""
+    workdir = Path(tempfile.mkdtemp(prefix="arena-bench-"))
+    try:
+        tls = make_certificate(workdir)
+        paths: list[tuple[str, str | None, tuple[Path, Path] | None]] = [
+            ("unix socket (local bot)", None, None),
+            ("TCP loopback (remote bot)", "127.0.0.1:0", None),
+        ]
+        if tls is not None:
+            paths.append(("TCP loopback + TLS", "127.0.0.1:0", tls))
+        samples: list[list[float]] = [[] for _ in paths]
+        share = -(-exchanges // ROUNDS)
+        for _ in range(ROUNDS):
+            for i, (_, address, cert) in enumerate(paths):
+                samples[i] += asyncio.run(
+                    referee_round_trips(
+                        request, answer, share, workdir, "minimal", address=address, tls=cert
+                    )
+                )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print()
+    print(
+        f"remote bot round trip (referee path, minimal client): {exchanges} exchanges per row"
+        + ("" if tls is not None else "; no openssl command, so no TLS row")
+    )
+    unix = statistics.median(samples[0])
+    print(f"{'path':<28} {'median µs':>10} {'p99 µs':>8} {'×unix med':>9}")
+    for (name, _, _), times in zip(paths, samples, strict=True):
+        median = statistics.median(times)
+        print(f"{name:<28} {median * 1e6:>10.0f} {p99(times) * 1e6:>8.0f} {median / unix:>9.2f}")
 
 
 def p99(values: list[float]) -> float:
@@ -471,6 +543,11 @@ def main() -> None:
     parser.add_argument(
         "--profile", action="store_true", help="cProfile the referee side of the exchanges"
     )
+    parser.add_argument(
+        "--remote-only",
+        action="store_true",
+        help="only the remote bot's round trip (TCP, TLS) against the unix socket",
+    )
     parser.add_argument("--client", choices=("bare", "minimal", "sdk"), help=argparse.SUPPRESS)
     parser.add_argument("--answer", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
@@ -481,6 +558,9 @@ def main() -> None:
         return
 
     request, answer = mid_game_request(args.seed)
+    if args.remote_only:
+        remote_rows(request, answer, args.exchanges)
+        return
     size = pb.RefereeMessage(decision=request).ByteSize()
     answer_size = pb.BotMessage(action=answer).ByteSize()
     print(
@@ -602,6 +682,7 @@ def main() -> None:
         f"{before_mb:.1f} MB before it)"
     )
     isolation_rows(game, spec, args.seed)
+    remote_rows(request, answer, args.exchanges)
 
     if profile is not None:
         game_profile = cProfile.Profile()
