@@ -108,8 +108,9 @@ def test_a_bot_flooding_after_its_forfeit_costs_the_referee_no_memory(tmp_path):
     flood = json.loads((out / "flooder.json").read_text())
     assert flood["forfeited"] is True, "the flooder was forfeited and started its flood"
     assert_all_gone([flood["pid"]])
-    print(
-        f"referee peak RSS {report['peak'] / 2**20:.1f} MiB (at start {report['before'] / 2**20:.1f})"
+    print(  # the figures, for `pytest -s`
+        f"referee peak RSS {report['peak'] / 2**20:.1f} MiB (at start "
+        f"{report['before'] / 2**20:.1f}); the stream took {flood['sent']} of the flood's MiB"
     )
     assert report["peak"] < PEAK_RSS_LIMIT, report
 
