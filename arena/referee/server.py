@@ -32,10 +32,15 @@ from arena.referee.resources import Throttle, short_of_descriptors
 
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest message a bot may send (1 MiB); a larger one ends its stream as a protocol fault."""
-TRANSPORT_MAX_BYTES = 16 * MAX_MESSAGE_BYTES
-"""Largest message gRPC reads at all. Over this gRPC cancels the stream itself and the referee
-only sees it end, like a disconnect; between the two the referee reads the message and calls
-it a protocol fault (gRPC's own limit cannot be told apart from the bot closing its stream)."""
+TRANSPORT_MAX_BYTES = 2 * MAX_MESSAGE_BYTES
+"""Largest message gRPC reads at all (2 MiB). Over this gRPC cancels the stream itself and the
+referee only sees it end, like a disconnect; between the two the referee reads the message and
+calls it a protocol fault (gRPC's own limit cannot be told apart from the bot closing its
+stream). Each stream may make the referee hold this much (several times over, as bytes and
+parsed) while it reads one message: at 16 MiB, 32 streams sending at once took 2 GiB."""
+MAX_HANDSHAKES = 8
+"""Streams of one server that may wait for their Hello at once; more are refused at once
+(RESOURCE_EXHAUSTED), before anything of theirs is read."""
 
 
 MAX_QUEUED_BYTES = 4 * MAX_MESSAGE_BYTES
@@ -282,9 +287,22 @@ class Registry:
 class RefereeServicer(arena_pb2_grpc.RefereeServicer):
     """Accepts bot streams whose Hello carries a token the registry issued."""
 
-    def __init__(self, registry: Registry, hello_timeout: float = 10.0) -> None:
+    def __init__(
+        self, registry: Registry, hello_timeout: float = 10.0, max_handshakes: int = MAX_HANDSHAKES
+    ) -> None:
         self.registry = registry
         self.hello_timeout = hello_timeout
+        self.max_handshakes = max_handshakes
+        self.handshakes = 0
+        """Streams waiting for their Hello now."""
+
+    async def _first(self, request_iterator: AsyncIterator[pb.BotMessage]) -> pb.BotMessage:
+        """The stream's first message (counted among the handshakes while it is awaited)."""
+        self.handshakes += 1
+        try:
+            return await asyncio.wait_for(anext(request_iterator), self.hello_timeout)
+        finally:
+            self.handshakes -= 1
 
     async def Play(
         self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
@@ -295,8 +313,14 @@ class RefereeServicer(arena_pb2_grpc.RefereeServicer):
                 "the referee is short of file descriptors; try again later",
             )
             return
+        if self.handshakes >= self.max_handshakes:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"more than {self.max_handshakes} streams waiting to send Hello; try again later",
+            )
+            return
         try:
-            first = await asyncio.wait_for(anext(request_iterator), self.hello_timeout)
+            first = await self._first(request_iterator)
         except (TimeoutError, StopAsyncIteration):
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "send Hello first")
             return
@@ -455,6 +479,7 @@ async def start_server(
             ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
             ("grpc.server_handshake_timeout_ms", idle_ms),
             ("grpc.max_connection_idle_ms", idle_ms),
+            ("grpc.http2.bdp_probe", 0),  # windows stay small: an unread stream holds little
         ],
         maximum_concurrent_rpcs=max_streams,
     )

@@ -34,6 +34,7 @@ from arena.referee.resources import Throttle, free_descriptors, raise_open_files
 from arena.referee.seats import Reply
 from arena.referee.server import (
     MAX_CONNECTIONS,
+    MAX_HANDSHAKES,
     MAX_STREAMS,
     MAX_STREAMS_PER_CONNECTION,
     Registry,
@@ -231,20 +232,60 @@ def test_streams_beyond_the_bound_are_refused(tmp_path):
         per_channel = MAX_STREAMS_PER_CONNECTION
         channels = [
             grpc.aio.insecure_channel(target, options=own)
-            for _ in range(MAX_STREAMS // per_channel + 2)
+            for _ in range(MAX_STREAMS // per_channel + 1)
         ]
-        for channel in channels:  # connected first: a stream then never races the settings
-            await asyncio.wait_for(channel.channel_ready(), 60)
-        calls = [c.stream_stream("/riskarena.v1.Referee/Play")() for c in channels * per_channel]
-        codes = await asyncio.gather(*(call.code() for call in calls))
-        refused = [c for c in codes if c == grpc.StatusCode.RESOURCE_EXHAUSTED]
-        assert len(refused) == len(calls) - MAX_STREAMS, codes
-        # The rest sent no Hello: each ended after the hello timeout.
-        assert set(codes) == {grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.DEADLINE_EXCEEDED}
+        calls, welcomed, refused = [], 0, 0
+        for channel in channels * per_channel:  # one at a time: each says Hello first
+            call = channel.stream_stream(
+                "/riskarena.v1.Referee/Play",
+                request_serializer=pb.BotMessage.SerializeToString,
+                response_deserializer=pb.RefereeMessage.FromString,
+            )()
+            calls.append(call)
+            token = registry.issue("seat")
+            try:
+                await call.write(
+                    pb.BotMessage(hello=pb.Hello(token=token, protocol_version=PROTOCOL_VERSION))
+                )
+                first = await asyncio.wait_for(call.read(), 60)
+            except grpc.aio.AioRpcError as exc:
+                assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, exc
+                refused += 1
+                continue
+            if first is grpc.aio.EOF:
+                assert await call.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                refused += 1
+            else:
+                assert first.HasField("welcome")
+                welcomed += 1
+        assert (welcomed, refused) == (MAX_STREAMS, per_channel)
+        for call in calls:
+            call.cancel()
         for channel in channels:
             await channel.close()
 
-    serve(tmp_path, test, hello_timeout=2.0)
+    serve(tmp_path, test)
+
+
+def test_streams_waiting_for_hello_beyond_the_bound_are_refused_at_once(tmp_path):
+    """Each stream waiting for its Hello may make the referee hold a message of up to 2 MiB:
+    only MAX_HANDSHAKES of them may wait at once, the others are refused before any read."""
+
+    async def test(registry: Registry, target: str) -> None:
+        own = [("grpc.use_local_subchannel_pool", 1)]
+        channels = [
+            grpc.aio.insecure_channel(target, options=own) for _ in range(MAX_HANDSHAKES + 4)
+        ]
+        for channel in channels:
+            await asyncio.wait_for(channel.channel_ready(), 60)
+        calls = [c.stream_stream("/riskarena.v1.Referee/Play")() for c in channels]
+        codes = await asyncio.gather(*(call.code() for call in calls))
+        assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 4, codes
+        assert codes.count(grpc.StatusCode.DEADLINE_EXCEEDED) == MAX_HANDSHAKES, codes
+        for channel in channels:
+            await channel.close()
+
+    serve(tmp_path, test, hello_timeout=5.0)
 
 
 def test_new_streams_are_refused_when_descriptors_run_low(tmp_path, monkeypatch):
