@@ -226,6 +226,20 @@ def test_a_server_holds_a_bounded_number_of_connections_and_closes_silent_ones(t
     serve(tmp_path, test, hello_timeout=1.0)
 
 
+def test_a_connection_that_starts_no_stream_is_closed(tmp_path):
+    async def test(registry: Registry, target: str) -> None:
+        own = [("grpc.use_local_subchannel_pool", 1)]
+        async with grpc.aio.insecure_channel(target, options=own) as channel:
+            await asyncio.wait_for(channel.channel_ready(), 60)
+            # No stream for the hello timeout: the referee closes the connection (GOAWAY).
+            await _until(
+                lambda: channel.get_state() != grpc.ChannelConnectivity.READY,
+                "the idle connection closed",
+            )
+
+    serve(tmp_path, test, hello_timeout=1.0)
+
+
 def test_streams_beyond_the_bound_are_refused(tmp_path):
     async def test(registry: Registry, target: str) -> None:
         own = [("grpc.use_local_subchannel_pool", 1)]  # a connection per channel
