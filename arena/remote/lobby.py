@@ -32,6 +32,8 @@ HANDSHAKES_PER_TOKEN = (5, 1.0)
 and again after a drop)."""
 FAILURES_PER_ADDRESS = (10, 0.2)
 """Failed handshakes one address may make: 10 at once, refilled one every 5 seconds."""
+MAX_ADDRESSES = 10_000
+"""Addresses whose failures are counted at once; past it, those back to a full bucket go."""
 
 
 class Bucket:
@@ -122,6 +124,10 @@ class Lobby(Registry):
         return future
 
     def _failed(self, address: str) -> None:
+        if len(self._per_address) >= MAX_ADDRESSES:  # forget the addresses that are quiet
+            for known, bucket in list(self._per_address.items()):
+                if bucket.empty() == 0 and bucket.level >= bucket.capacity:
+                    del self._per_address[known]
         self._per_address.setdefault(address, Bucket(*FAILURES_PER_ADDRESS)).take()
 
     def _arrived(self, bot: str, future: asyncio.Future[Session], address: str) -> None:

@@ -101,16 +101,25 @@ class ServeHost(WorkerHost):
 
 
 class LoopExecutor(Executor):
-    """Runs each submitted match as a coroutine on the serve's event loop."""
+    """Runs each submitted match as a coroutine on the serve's event loop, at most
+    ``workers`` at once (as many as a pool has workers; the runner submits more ahead)."""
 
-    def __init__(self, host: ServeHost) -> None:
+    def __init__(self, host: ServeHost, workers: int) -> None:
         self.host = host
+        self.workers = workers
+        self._slots: asyncio.Semaphore | None = None
         self._futures: set[Future[Any]] = set()
+
+    async def _limited(self, job: dict[str, Any]) -> dict[str, Any]:
+        if self._slots is None:  # made on the loop's thread
+            self._slots = asyncio.Semaphore(self.workers)
+        async with self._slots:
+            return await self.host.play_job(job)
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         """``fn`` is the pool's ``play_job``; here its job plays on the loop instead."""
         job = args[0]
-        future = asyncio.run_coroutine_threadsafe(self.host.play_job(job), self.host.loop)
+        future = asyncio.run_coroutine_threadsafe(self._limited(job), self.host.loop)
         self._futures.add(future)
         future.add_done_callback(self._futures.discard)
         return future
@@ -128,7 +137,7 @@ class ServeRunner(Runner):
     host: ServeHost
 
     def _executor(self) -> Executor:
-        return LoopExecutor(self.host)
+        return LoopExecutor(self.host, self.workers)
 
     def _heartbeat(self, force: bool = False) -> None:
         super()._heartbeat(force)

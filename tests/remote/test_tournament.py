@@ -4,11 +4,14 @@ plays remote seats from its lobby and local bots as usual, recording as the sche
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from arena.remote.bots import remote_version_id
 from arena.store import open_store
-from tests.remote import arena, remote, serving, start_bot, stop
+from tests.remote import ROOT, WAIT, arena, remote, serving, start_bot, stop
 
 SMALL = ["--rules", "max_rounds=4", "--seed", "5", "--no-progress"]
 
@@ -68,3 +71,37 @@ def test_a_remote_bot_that_never_connects_is_init_fail(tmp_path: Path) -> None:
         for match in matches:
             statuses = {s["bot"]: s["status"] for s in store.seats_of(match["id"])}
             assert statuses == {"absent": "INIT_FAIL", "random": "OK"}
+
+
+def test_a_tournament_cut_short_by_the_serve_stopping_resumes_on_the_next(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    token = remote(db, "far")
+    command = [sys.executable, "-m", "arena.cli", "tournament", "run", *SMALL, "--db", str(db)]
+    command += ["--rounds", "20", "--bot", "far", "--bot", "random"]
+    with serving(db) as (address, _):
+        bot = start_bot(address, token)
+        running = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        with open_store(db) as store:
+            deadline = time.monotonic() + WAIT
+            while not any(t["recorded"] for t in store.tournaments()):
+                assert time.monotonic() < deadline and running.poll() is None
+                time.sleep(0.05)  # polling the database for the first recorded match
+    _, said = running.communicate(timeout=WAIT)
+    stop(bot)
+    assert running.returncode == 2 and "stopped" in said
+    (resume,) = [line for line in said.splitlines() if "resume with: " in line]
+    assert "arena tournament resume" in resume
+    with open_store(db) as store:
+        (tournament,) = store.tournaments()
+        assert 0 < tournament["recorded"] < tournament["planned"] == 40
+    with serving(db) as (address, _):
+        bot = start_bot(address, token)
+        try:
+            done = arena("tournament", "resume", tournament["id"], "--no-progress", "--db", db)
+        finally:
+            stop(bot)
+        assert done.returncode == 0, done.stderr
+    with open_store(db) as store:
+        indices = [m["plan_index"] for m in store.matches(tournament["id"])]
+        assert sorted(indices) == list(range(40))
+        assert store.tournament(tournament["id"])["status"] == "finished"
