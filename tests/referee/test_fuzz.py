@@ -433,7 +433,19 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     to the loop it started on, and reports a closed one when a later example runs on another."""
     running = asyncio.new_event_loop()
     yield running
+    # As asyncio.run ends: what grpc still has pending (tasks of RPCs the last server's stop
+    # cancelled) finishes its cancellation before the loop closes.
+    running.run_until_complete(_finish_pending())
+    running.run_until_complete(running.shutdown_asyncgens())
     running.close()
+
+
+async def _finish_pending() -> None:
+    """Cancel every other task of the running loop and wait until each has ended."""
+    pending = asyncio.all_tasks() - {asyncio.current_task()}
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
 
 
 def check_example(
