@@ -43,6 +43,12 @@ def logs_dir() -> Path:
     return results_home() / "logs"
 
 
+SEAT_CONNECTIONS = 4
+SEAT_STREAMS = 2
+"""What one bot process's own server takes at once: it needs one connection and one stream
+(a few more leave room for a reconnect), so a hostile process holds the referee to little."""
+
+
 class _SeatServer:
     """One bot process's own referee server, socket folder and token registry."""
 
@@ -118,7 +124,12 @@ class BotHost:
         folder.mkdir(mode=0o700)
         registry = Registry()
         try:
-            server, target = await start_server(registry, f"unix:{folder}/referee.sock")
+            server, target = await start_server(
+                registry,
+                f"unix:{folder}/referee.sock",
+                max_connections=SEAT_CONNECTIONS,
+                max_streams=SEAT_STREAMS,
+            )
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
