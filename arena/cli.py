@@ -775,7 +775,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     executors.check(settings.executor, settings.ray_address or None)
     limit = _fault_limit(args)
     with _open_db(args.db) as store:
-        require_serve(store, settings.bots)
+        require_serve(store, settings.bots, settings.executor)
         tournament_id = tournaments.create(store, settings, None if args.allow_flagged else limit)
         return _run_tournament(
             store, tournament_id, settings.workers, args.no_progress, args.json, limit

@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.errors import ArenaError, ConfigError
 from arena.remote.bots import remote_bots
+from arena.scheduler.executors import LOCAL
 from arena.scheduler.tournament import Progress, Runner
 from arena.store import Store
 
@@ -25,9 +26,15 @@ def live_serve(store: Store) -> dict[str, Any] | None:
     return next((row for row in store.serves() if row["live"]), None)
 
 
-def require_serve(store: Store, bots: list[str]) -> None:
-    """Refuse a tournament that seats a remote bot when no serve runs for this database."""
+def require_serve(store: Store, bots: list[str], executor: str = LOCAL) -> None:
+    """Refuse a tournament that seats a remote bot when no serve runs for this database (or
+    when it asks for another executor: the serve plays every match on its own loop)."""
     remote = sorted(set(bots) & set(remote_bots(store)))
+    if remote and executor != LOCAL:
+        raise ConfigError(
+            f"remote bot {remote[0]!r} plays only on the arena serve's own machine; "
+            f"--executor {executor} does not apply to a tournament with remote bots"
+        )
     if remote and live_serve(store) is None:
         raise ConfigError(
             f"remote bot {remote[0]!r} plays only through a running serve: start "
@@ -40,6 +47,11 @@ class Follower(Runner):
     reports its progress until the serve says how it ended."""
 
     def run(self) -> None:
+        if self.executor != LOCAL:
+            raise ConfigError(
+                f"tournament {self.id} seats remote bots: the arena serve plays it on its own "
+                f"machine (--executor {self.executor} does not apply)"
+            )
         serve = live_serve(self.store)
         if serve is None:
             raise ConfigError(

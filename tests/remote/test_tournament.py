@@ -3,6 +3,7 @@ plays remote seats from its lobby and local bots as usual, recording as the sche
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -22,6 +23,9 @@ def test_no_serve_running_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = arena("tournament", "run", "--bot", "far", "--bot", "random", "--db", db)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and f"arena serve --db {db}" in done.stderr
+    on_ray = arena("tournament", "run", "--bot=far", "--bot=random", "--executor=ray", "--db", db)
+    assert on_ray.returncode == 2  # without Ray installed, for that reason first
+    assert "does not apply" in on_ray.stderr or importlib.util.find_spec("ray") is None
     with open_store(db) as store:
         assert store.tournaments() == []
 
