@@ -60,13 +60,20 @@ def test_remote_bots_play_a_tournament_through_the_serve(tmp_path: Path) -> None
 
 
 def test_a_remote_bot_that_never_connects_is_init_fail(tmp_path: Path) -> None:
+    """Even while another remote bot is connected: its token never seats it as this one."""
     db = tmp_path / "arena.db"
     remote(db, "absent")
-    with serving(db) as (_, lines):
-        done = arena(
-            "tournament", "run", *SMALL, "--startup-time", "1", "--db", db,
-            "--bot", "absent", "--bot", "random",
-        )  # fmt: skip
+    other = remote(db, "bystander")
+    with serving(db) as (address, lines):
+        bystander = start_bot(address, other)
+        lines.wait_for(lambda line: "remote bot bystander connected" in line)
+        try:
+            done = arena(
+                "tournament", "run", *SMALL, "--startup-time", "1", "--db", db,
+                "--bot", "absent", "--bot", "random",
+            )  # fmt: skip
+        finally:
+            stop(bystander)
         assert done.returncode == 0, (done.stderr, lines.seen)
     with open_store(db) as store:
         (tournament,) = store.tournaments()
