@@ -220,15 +220,20 @@ class LobbySeat(RemoteSeat):
             self.session.inbox.put_nowait(closed)
             return True  # the clock has run out: the seat's wait ends in a timeout
         log.info("remote bot %s dialled in again mid-match; request re-sent", self.bot)
-        self.session = session
-        self.hello = session.hello
-        self._skip_accepted = session.hello.skip_accepted_results
-        self.wants_accepted = not self._skip_accepted
+        self.adopt(session)
         session.send(pb.RefereeMessage(match_start=self._match_start))
         again = pb.RefereeMessage(decision=self._request)
         again.decision.request_id = self._current
         session.send(again)
         return True
+
+    def adopt(self, session: Session) -> None:
+        """Play on ``session``, the bot's new stream. Request ids go on from the old one's,
+        so they never repeat for this bot (a late answer is never taken for a new one)."""
+        self.session = session
+        self.hello = session.hello
+        self._skip_accepted = session.hello.skip_accepted_results
+        self.wants_accepted = not self._skip_accepted
 
     def sound(self) -> bool:
         """Whether its stream can play the next match as it is."""

@@ -55,6 +55,9 @@ class ServeHost(WorkerHost):
     def __init__(self, lobby: Lobby) -> None:
         super().__init__()
         self.lobby = lobby
+        self.remote_seats: dict[str, LobbySeat] = {}
+        """One seat per remote bot, kept across its matches (and its streams), as a worker
+        keeps a bot process's seat: its request ids never repeat."""
 
     async def play_job(self, job: dict[str, Any]) -> dict[str, Any]:
         """One planned match, its failures told as a worker's are (see ``play_job``)."""
@@ -80,7 +83,12 @@ class ServeHost(WorkerHost):
         session = await self.lobby.session(bot, startup)
         if session is None:
             return None, f"remote bot {bot!r} did not connect within {startup:g} s"
-        return LobbySeat(session, bot, self.lobby), ""
+        seat = self.remote_seats.get(bot)
+        if seat is None:
+            seat = self.remote_seats[bot] = LobbySeat(session, bot, self.lobby)
+        elif seat.session is not session:
+            seat.adopt(session)
+        return seat, ""
 
     async def _settle(
         self,

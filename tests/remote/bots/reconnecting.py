@@ -3,7 +3,8 @@
 On the ``ARENA_TEST_DROP_AT``-th decision request it receives it closes its channel without
 answering, stays away ``ARENA_TEST_AWAY`` seconds, and dials again; whenever its stream ends
 it dials again (at most 20 times). It notes in ``ARENA_TEST_OUT`` (one JSON line each) the
-request it dropped and the first request it was sent after coming back.
+request it dropped and the first request it was sent after coming back (with
+``ARENA_TEST_NOTE_ALL`` set, every request it is sent).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from arena.sdk import Bot, wire
 DROP_AT = int(os.environ["ARENA_TEST_DROP_AT"])
 AWAY = float(os.environ["ARENA_TEST_AWAY"])
 OUT = os.environ["ARENA_TEST_OUT"]
+NOTE_ALL = bool(os.environ.get("ARENA_TEST_NOTE_ALL"))
 RETRYABLE = {grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.RESOURCE_EXHAUSTED}
 
 
@@ -55,6 +57,8 @@ def dial(bot: Bot, address: str, token: str, seen: list[int], dropped: list[int]
             elif kind == "decision":
                 seen[0] += 1
                 request = wire.request(message.decision, match)
+                if NOTE_ALL:
+                    note(event="request", request_id=request.request_id)
                 if dropped and len(dropped) == 1:
                     note(event="resent", request_id=request.request_id)
                     dropped.append(request.request_id)
