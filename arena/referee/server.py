@@ -457,6 +457,7 @@ async def start_server(
     max_connections: int = MAX_CONNECTIONS,
     max_streams: int = MAX_STREAMS,
     credentials: grpc.ServerCredentials | None = None,
+    options: tuple[tuple[str, int], ...] = (),
 ) -> tuple[grpc.aio.Server, str]:
     """Serve the referee on ``address`` (``unix:/PATH`` or ``HOST:PORT``); returns the bound
     target. An address that cannot be served on is an :class:`ArenaError` saying why.
@@ -465,7 +466,7 @@ async def start_server(
     ``max_connections`` connections and ``max_streams`` streams at once; a connection that
     does not finish its HTTP/2 handshake, or carries no stream, for ``hello_timeout`` seconds
     is closed, as is a stream without a Hello by then. With ``credentials`` a TCP address
-    is served over TLS."""
+    is served over TLS; ``options`` adds gRPC server options (e.g. keepalive)."""
     check_address(address)
     problem = _bind_problem(address)
     if problem is not None:
@@ -480,6 +481,7 @@ async def start_server(
             ("grpc.server_handshake_timeout_ms", idle_ms),
             ("grpc.max_connection_idle_ms", idle_ms),
             ("grpc.http2.bdp_probe", 0),  # windows stay small: an unread stream holds little
+            *options,
         ],
         maximum_concurrent_rpcs=max_streams,
     )

@@ -47,6 +47,14 @@ BEAT_SECONDS = 5.0
 """How often the serve notes in the database that it is alive."""
 START_SECONDS = 60.0
 """Longest wait for the server to start listening."""
+KEEPALIVE = (
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+)
+"""The serve pings each remote bot's connection every 20 s and closes one unanswered for
+10 s: a bot whose network vanished without a word is seen gone (and may dial in again,
+one connection per token) within half a minute, not when TCP gives up."""
 
 
 class ServeHost(WorkerHost):
@@ -182,7 +190,8 @@ class Serve:
         self.server: grpc.aio.Server | None = None
         try:
             started = asyncio.run_coroutine_threadsafe(
-                start_server(self.lobby, address, credentials=credentials), self.host.loop
+                start_server(self.lobby, address, credentials=credentials, options=KEEPALIVE),
+                self.host.loop,
             )
             self.server, self.target = started.result(START_SECONDS)
         except BaseException:
