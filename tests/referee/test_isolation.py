@@ -11,6 +11,7 @@ succeeds, so the tests can fail.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -74,10 +75,26 @@ def report(result: MatchResult, seat: int) -> dict[str, Any]:
     raise AssertionError(f"seat {seat} reported nothing: {logs[0].read_text()[-2000:]}")
 
 
-def seat_user_processes(isolation: Isolation) -> list[int]:
-    """Live processes (not zombies) running as any uid of the seat-user range."""
-    assert isolation.uids is not None
-    low, high = isolation.uids
+@pytest.fixture
+def taken_uids(monkeypatch: pytest.MonkeyPatch) -> set[int]:
+    """The seat uids handed out during the test (other tests and runs on the machine may
+    hold others of the range at the same time)."""
+    from arena.referee.seat_users import SeatUsers
+
+    taken: set[int] = set()
+    real_take = SeatUsers.take
+
+    def take(self: SeatUsers) -> Any:
+        user = real_take(self)
+        taken.add(user.uid)
+        return user
+
+    monkeypatch.setattr(SeatUsers, "take", take)
+    return taken
+
+
+def processes_of(uids: set[int]) -> list[int]:
+    """Live processes (not zombies) running as any of ``uids``."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -87,7 +104,7 @@ def seat_user_processes(isolation: Isolation) -> list[int]:
         except OSError:
             continue
         fields = {key: value.split() for key, _, value in (line.partition(":") for line in lines)}
-        if fields.get("State", ["Z"])[0] != "Z" and low <= int(fields["Uid"][0]) <= high:
+        if fields.get("State", ["Z"])[0] != "Z" and int(fields["Uid"][0]) in uids:
             found.append(int(entry.name))
     return found
 
@@ -116,7 +133,7 @@ def wait_until(condition: Any, seconds: float = 30.0) -> bool:
 
 @pytest.mark.parametrize("address", [None, "127.0.0.1:0"], ids=["unix", "tcp"])
 def test_a_thief_finds_no_token_and_signals_nobody(
-    layers: Isolation, tmp_path: Path, address: str | None
+    layers: Isolation, taken_uids: set[int], tmp_path: Path, address: str | None
 ) -> None:
     """Also over TCP, where the sandbox shares the host's network and all seats one server."""
     result = play([hostile("thief"), RANDOM, RANDOM], tmp_path / "replay.jsonl", address=address)
@@ -125,7 +142,7 @@ def test_a_thief_finds_no_token_and_signals_nobody(
     assert got["tokens"] == 0 and got["stopped"] == [] and got["killed"] == []
     assert got["pids_seen"] <= 2  # its sandbox's init and its own parent, nobody else
     assert [s.status for s in result.seats][1:] == ["OK", "OK"]
-    assert wait_until(lambda: not seat_user_processes(layers))
+    assert taken_uids and wait_until(lambda: not processes_of(taken_uids))
 
 
 def test_a_token_works_only_on_its_own_seat_socket(layers: Isolation) -> None:
@@ -197,7 +214,7 @@ def test_without_the_layers_the_same_spy_reads_the_live_replay(
 
 
 def test_a_double_forked_grandchild_dies_with_its_seat(
-    layers: Isolation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    layers: Isolation, taken_uids: set[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mark = f"arena-forker-{os.getpid()}-{time.monotonic_ns()}"
     monkeypatch.setenv("ARENA_TEST_MARK", mark)
@@ -205,7 +222,7 @@ def test_a_double_forked_grandchild_dies_with_its_seat(
     assert report(result, 0)["grandchild"] > 0  # it did leave one behind
     assert [s.status for s in result.seats] == ["OK", "OK"]
     assert wait_until(lambda: not marked(mark)), f"outlived its match: {marked(mark)}"
-    assert wait_until(lambda: not seat_user_processes(layers))
+    assert taken_uids and wait_until(lambda: not processes_of(taken_uids))
 
 
 def test_without_the_layers_a_double_forked_grandchild_outlives_its_seat(
@@ -262,9 +279,8 @@ def test_a_seat_user_s_escaped_children_die_with_its_process(
     def sessions(uid: int) -> set[int]:
         """The sessions of the processes running as ``uid``."""
         found = set()
-        for pid in seat_user_processes(seat_users):
-            status = Path(f"/proc/{pid}/status").read_text()
-            if f"Uid:\t{uid}\t" in status:
+        for pid in processes_of({uid}):
+            with contextlib.suppress(ProcessLookupError):
                 found.add(os.getsid(pid))
         return found
 
