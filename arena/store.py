@@ -682,6 +682,16 @@ class Store:
                 (outcome, tournament_id),
             )
 
+    def withdraw_queued(self, tournament_id: str) -> bool:
+        """Take a handed tournament back if no serve took it yet; whether it was."""
+        with self._write(f"take tournament {tournament_id!r} back from the serve") as db:
+            cursor = db.execute(
+                "UPDATE serve_queue SET taken_at = ?, outcome = 'withdrawn'"
+                " WHERE tournament_id = ? AND taken_at IS NULL",
+                (_now(), tournament_id),
+            )
+            return cursor.rowcount > 0
+
     def queued(self, tournament_id: str) -> dict[str, Any] | None:
         """The hand-over row of a tournament, or None."""
         return self._one("SELECT * FROM serve_queue WHERE tournament_id = ?", (tournament_id,))

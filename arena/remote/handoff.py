@@ -59,6 +59,14 @@ class Follower(Runner):
                 f"`arena serve --db {self.store.path}` first"
             )
         self.store.queue_for_serve(self.id)
+        try:
+            self._follow()
+        except BaseException:  # Ctrl-C, or the serve gone: no later serve may pick it up
+            self.store.withdraw_queued(self.id)
+            raise
+
+    def _follow(self) -> None:
+        """Report progress until the serve notes how the tournament ended."""
         total = len(self.plan)
         while True:
             queued = self.store.queued(self.id) or {}

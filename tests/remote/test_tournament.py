@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -116,3 +119,30 @@ def test_a_tournament_cut_short_by_the_serve_stopping_resumes_on_the_next(tmp_pa
         indices = [m["plan_index"] for m in store.matches(tournament["id"])]
         assert sorted(indices) == list(range(40))
         assert store.tournament(tournament["id"])["status"] == "finished"
+
+
+def test_a_tournament_taken_back_before_the_serve_took_it_is_never_played(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C in `tournament run` while the serve has not taken it yet: no serve takes it
+    later (a serve row is faked here, so none does in the meantime)."""
+    db = tmp_path / "arena.db"
+    remote(db, "far")
+    with open_store(db) as store:
+        store.start_serve("fake", os.getpid(), socket.gethostname(), "127.0.0.1:1")
+    command = [sys.executable, "-m", "arena.cli", "tournament", "run", *SMALL, "--db", str(db)]
+    running = subprocess.Popen(
+        [*command, "--bot", "far", "--bot", "random"], cwd=ROOT, stderr=subprocess.PIPE
+    )
+    with open_store(db) as store:
+        deadline = time.monotonic() + WAIT
+        while not (store.tournaments() and store.queued(store.tournaments()[0]["id"])):
+            assert time.monotonic() < deadline and running.poll() is None
+            time.sleep(0.05)  # polling the database for the hand-over
+        running.send_signal(signal.SIGINT)
+        running.communicate(timeout=WAIT)
+        assert running.returncode == 130
+        (tournament,) = store.tournaments()
+        assert store.queued(tournament["id"])["outcome"] == "withdrawn"
+        assert store.take_queued("fake") is None
+        assert tournament["status"] == "stopped" and tournament["recorded"] == 0
