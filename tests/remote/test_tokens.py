@@ -120,3 +120,15 @@ def test_a_bucket_refills_at_its_rate() -> None:
     assert bucket.take() == pytest.approx(2.0)
     now[0] = 2.0
     assert bucket.take() == 0
+
+
+def test_failed_handshakes_are_limited_per_address(db: Path) -> None:
+    remote(db, "far")  # a bot whose token the guesses never hit
+    with serving(db) as (address, _):
+        codes = []  # 10 failures at once, then one every 5 s: fail faster than that
+        while grpc.StatusCode.RESOURCE_EXHAUSTED not in codes:
+            assert len(codes) < 100, codes
+            code, detail, _ = handshake(address, "arena_guess")
+            codes.append(code)
+        assert set(codes) == {grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.RESOURCE_EXHAUSTED}
+        assert len(codes) > 10 and "failed handshakes from this address" in detail
