@@ -6,10 +6,14 @@ they are much shorter), the scaling ratio of each worker count against 1 worker 
 in-process 1 → 2 workers ≥ 1.8× on 2 cores; gRPC reported), the share of the workers' time
 not spent inside matches (target ≤ 10%), the scheduler's own CPU per match (recording,
 rating, progress: it competes with the workers for the cores), and results-database
-writes/s (one match with seats, replay and rating updates per transaction).
+writes/s (one match with seats, replay and rating updates per transaction). With Ray
+installed, the same tournaments also run through the Ray executor (``--executor ray``) with
+one worker per core, right after the local pool's row of as many workers (target: overhead
+≤ 10%); each such run has a process and a Ray instance of its own, started before the clock
+does, as a cluster is already running (``--no-ray`` skips them).
 
     python benchmarks/tournament.py [--matches 100] [--in-process-matches 400] [--max-rounds 20]
-        [--workers 1,2,3,4] [--in-process | --grpc] [--repeat 1]
+        [--workers 1,2,3,4] [--in-process | --grpc] [--repeat 1] [--no-ray]
 
 Five copies of the bundled random bot (distinct names, so distinct versions) play 2-seat
 round robins (20 matches a round); ``--max-rounds`` caps each game to keep the run short.
@@ -19,9 +23,14 @@ round robins (20 matches a round); ``--max-rounds`` caps each game to keep the r
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import logging
 import os
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -55,7 +64,13 @@ def bot_copies(folder: Path, count: int) -> list[str]:
 
 
 def run(
-    workers: int, bots: list[str], rounds: int, max_rounds: int, home: Path, in_process: bool
+    workers: int,
+    bots: list[str],
+    rounds: int,
+    max_rounds: int,
+    home: Path,
+    in_process: bool,
+    executor: str = "local",
 ) -> dict:
     os.environ["ARENA_HOME"] = str(home)
     settings = TournamentSettings(
@@ -71,7 +86,7 @@ def run(
     )
     with open_store(home / "arena.db") as store:
         tournament_id = create(store, settings)
-        runner = TimedRunner(store, tournament_id, workers)
+        runner = TimedRunner(store, tournament_id, workers, executor=executor)
         started, cpu = time.perf_counter(), time.process_time()
         runner.run()
         wall = time.perf_counter() - started
@@ -84,7 +99,41 @@ def run(
         "cpu": cpu,
         "workers": workers,
         "in_process": in_process,
+        "executor": executor,
     }
+
+
+def ray_run(
+    workers: int, bots: list[str], rounds: int, max_rounds: int, home: Path, in_process: bool
+) -> dict:
+    """:func:`run` through the Ray executor, in a child process: the benchmark's own process
+    forks the local pool's workers, which must not inherit a Ray driver."""
+    spec = json.dumps([workers, bots, rounds, max_rounds, str(home), in_process])
+    done = subprocess.run(
+        [sys.executable, __file__, "--ray-run", spec],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the Ray run failed: {done.stderr[-2000:]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _ray_child(spec: str) -> None:
+    """The child of :func:`ray_run`: a local Ray instance (loopback only), one run, its row."""
+    workers, bots, rounds, max_rounds, home, in_process = json.loads(spec)
+    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    import ray
+
+    quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
+    ray.init(num_cpus=workers, include_dashboard=False, **quiet)
+    try:
+        row = run(workers, bots, rounds, max_rounds, Path(home), in_process, "ray")
+    finally:
+        ray.shutdown()
+    print(json.dumps(row))
 
 
 def db_writes(home: Path, count: int = 300) -> float:
@@ -153,7 +202,14 @@ def main() -> None:
     only.add_argument("--in-process", action="store_true", help="only bots in-process")
     only.add_argument("--grpc", action="store_true", help="only bots over gRPC")
     parser.add_argument("--repeat", type=int, default=1, help="runs per row (median kept)")
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray executor's rows")
+    parser.add_argument("--ray-run", help=argparse.SUPPRESS)  # the child of ray_run()
     args = parser.parse_args()
+    if args.ray_run:
+        _ray_child(args.ray_run)
+        return
+    ray_workers = usable_cores()
+    with_ray = not args.no_ray and importlib.util.find_spec("ray") is not None
     rounds = {False: max(1, args.matches // 20), True: max(1, args.in_process_matches // 20)}
     counts = [int(w) for w in args.workers.split(",")]
     if 1 not in counts:
@@ -169,6 +225,12 @@ def main() -> None:
                     home = root / f"home-{int(in_process)}-{w}-{repeat}"
                     row = run(w, bots, rounds[in_process], args.max_rounds, home, in_process)
                     runs.setdefault((in_process, w), []).append(row)
+                    if with_ray and w == ray_workers:
+                        home = root / f"home-ray-{int(in_process)}-{repeat}"
+                        row = ray_run(
+                            w, bots, rounds[in_process], args.max_rounds, home, in_process
+                        )
+                        runs.setdefault((in_process, -w), []).append(row)
         writes = db_writes(root)
     rows = {
         key: min(found, key=lambda r: abs(r["wall"] - _median(found)))
@@ -180,15 +242,16 @@ def main() -> None:
         f"cores, median of {args.repeat} run(s) a row"
     )
     print(
-        f"{'bots':>10} {'workers':>7} {'wall s':>7} {'matches/min':>11} {'× 1 worker':>10} "
+        f"{'bots':>14} {'workers':>7} {'wall s':>7} {'matches/min':>11} {'× 1 worker':>10} "
         f"{'outside matches':>15} {'scheduler CPU ms/match':>22}"
     )
     for (in_process, w), row in rows.items():
         per_minute = 60 * row["matches"] / row["wall"]
         outside = 1 - row["busy"] / (row["wall"] * row["workers"])
         ratio = rows[(in_process, 1)]["wall"] / row["wall"]
+        on = ("in-process" if in_process else "gRPC") + (" Ray" if w < 0 else "")
         print(
-            f"{'in-process' if in_process else 'gRPC':>10} {w:>7} {row['wall']:>7.1f} "
+            f"{on:>14} {abs(w):>7} {row['wall']:>7.1f} "
             f"{per_minute:>11.1f} {ratio:>9.2f}× {100 * outside:>14.1f}% "
             f"{1000 * row['cpu'] / row['matches']:>22.1f}"
         )
@@ -198,6 +261,14 @@ def main() -> None:
             target = " (target ≥ 1.8×)" if in_process else ""
             what = "in-process" if in_process else "gRPC"
             print(f"{what}: 2 workers / 1 worker {ratio:.2f}×{target}")
+        if (in_process, -ray_workers) in rows:
+            local, on_ray = rows[(in_process, ray_workers)], rows[(in_process, -ray_workers)]
+            print(
+                f"{'in-process' if in_process else 'gRPC'}: Ray executor vs local pool "
+                f"({ray_workers} workers): {60 * on_ray['matches'] / on_ray['wall']:.1f} vs "
+                f"{60 * local['matches'] / local['wall']:.1f} matches/min, overhead "
+                f"{100 * (on_ray['wall'] / local['wall'] - 1):+.1f}% (target ≤ 10%)"
+            )
     print("share outside matches: target ≤ 10%")
     print(f"database: {writes:.0f} match records/s (one transaction each)")
 

@@ -166,6 +166,7 @@ class RayCluster(Cluster):
         if not self.address:
             # Before Ray is imported: its constants are read then.
             os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+            os.environ.setdefault("RAY_worker_niceness", "0")  # see MatchActor
         import ray
 
         if not ray.is_initialized():
@@ -199,6 +200,7 @@ class RayCluster(Cluster):
             "home": str(results_home().resolve()),
             "env": {k: os.environ[k] for k in PASSED_ENV if k in os.environ},
             "tournament_id": tournament_id,
+            "nice": os.getpriority(os.PRIO_PROCESS, 0),
         }
         return ActorPool(ray, workers, settings)
 
@@ -229,19 +231,28 @@ class MatchActor:
     The installation key comes in the constructor (never in a job, which is logged), so a
     seat's bot seed is the same as on the scheduler's machine; ``home`` is the scheduler's
     results home, which every node has at the same path (logs and setup marks go there).
+
+    Ray starts its workers at niceness 15 (``RAY_worker_niceness``): on a node that runs
+    other work too, the bots would get less CPU than locally and so time out more. An actor
+    takes the scheduler's niceness (``nice``) back where it may (root, or workers started at
+    a lower one), and its bots inherit it.
     """
 
-    def __init__(self, key: bytes, home: str, env: dict[str, str], tournament_id: str) -> None:
+    def __init__(
+        self, key: bytes, home: str, env: dict[str, str], tournament_id: str, nice: int = 0
+    ) -> None:
         os.environ["ARENA_SECRET"] = key.hex()
         os.environ["ARENA_HOME"] = home
         os.environ.update(env)
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
         init_worker()
         self.set_up: set[str] = set()
         _log_to_tournament(tournament_id)
 
-    def node(self) -> tuple[str, int]:
-        """Its node's host name and its process id (ready: its constructor ran)."""
-        return socket.gethostname(), os.getpid()
+    def node(self) -> tuple[str, int, int]:
+        """Its node's host name, its process id and niceness (ready: its constructor ran)."""
+        return socket.gethostname(), os.getpid(), os.getpriority(os.PRIO_PROCESS, 0)
 
     def play(self, job: dict[str, Any]) -> dict[str, Any]:
         """Play one match (:func:`~arena.scheduler.worker.play_job`), after the setup of its
@@ -320,7 +331,15 @@ class ActorPool(Executor):
         except Exception as exc:
             self.shutdown(wait=False)
             raise ArenaError(f"a Ray worker could not start: {_cause(exc)}") from None
-        log.info("%d Ray workers on %s", len(nodes), ", ".join(sorted({host for host, _ in nodes})))
+        hosts = ", ".join(sorted({host for host, _, _ in nodes}))
+        log.info("%d Ray workers on %s", len(nodes), hosts)
+        niced = sorted({nice for _, _, nice in nodes} - {os.getpriority(os.PRIO_PROCESS, 0)})
+        if niced:
+            log.warning(
+                "Ray workers run at niceness %s, not the scheduler's: their bots may get less "
+                "CPU than on the local pool (start the Ray nodes with RAY_worker_niceness=0)",
+                ", ".join(map(str, niced)),
+            )
 
     def submit(  # type: ignore[override]
         self, fn: Callable[..., dict[str, Any]], /, *args: Any, **kwargs: Any

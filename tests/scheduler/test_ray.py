@@ -10,8 +10,10 @@ once; an unreachable address and a missing ``ray`` are one-line errors (exit 2).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -48,10 +50,16 @@ BOTS = ["random", "aggressive", "defensive"]
 
 @pytest.fixture(scope="module")
 def ray_address() -> Iterator[str]:
-    """A local Ray instance of 2 CPUs for the module; its address (``127.0.0.1:PORT``)."""
+    """A local Ray instance of 2 CPUs for the module; its address (``127.0.0.1:PORT``).
+
+    Its workers start at Ray's default niceness (15) unless this runs unprivileged: the
+    actors, as root, take the scheduler's back (checked below)."""
+    before = dict(os.environ)
     with pytest.MonkeyPatch.context() as patch:
         # Before Ray is imported: every address stays on the loopback interface.
         patch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+        if os.geteuid() != 0:
+            patch.setenv("RAY_worker_niceness", "0")
         ray = pytest.importorskip("ray")
         import logging
 
@@ -60,6 +68,8 @@ def ray_address() -> Iterator[str]:
             yield str(ray.get_runtime_context().gcs_address)
         finally:
             ray.shutdown()
+            for key in set(os.environ) - set(before):  # what Ray set (its token mode)
+                del os.environ[key]
 
 
 def _summary(path: Path) -> list[tuple[Any, ...]]:
@@ -121,6 +131,15 @@ def test_a_tournament_on_ray_equals_the_same_tournament_on_the_local_pool(
     assert not _actors()  # the scheduler's actors ended with it
 
 
+def _niceness(pids: list[int]) -> set[int]:
+    """The niceness of those of ``pids`` still running."""
+    found = set()
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            found.add(os.getpriority(os.PRIO_PROCESS, pid))
+    return found
+
+
 def test_a_ray_worker_killed_mid_match_has_its_match_played_again(
     ray_address: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -134,6 +153,9 @@ def test_a_ray_worker_killed_mid_match_has_its_match_played_again(
         # Mid-match: the actor's bots are running and the tournament is not over.
         wait_until(lambda: bool(children(victim)), "the actor's bots", process=run.process)
         assert recorded_count() < 18
+        # The actor and its bots run at the scheduler's priority, as local workers do.
+        nice = os.getpriority(os.PRIO_PROCESS, 0)
+        assert _niceness([victim, *children(victim)]) == {nice}
         os.kill(victim, signal.SIGKILL)
         assert run.wait() == 0, run.stderr
     finally:
@@ -145,6 +167,42 @@ def test_a_ray_worker_killed_mid_match_has_its_match_played_again(
     log = (home() / "logs" / f"tournament-{tournament_id}.log").read_text()
     assert "a worker died; replaying its matches from their seeds" in log
     assert tournaments()[0]["status"] == "finished"
+
+
+def test_an_actor_runs_a_setup_its_node_has_not_had_once(
+    ray_address: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A node whose results home has no setup mark for a bot (here the scheduler skips its
+    own run of the setup, as if the actors were on another machine): the first actor to seat
+    the bot runs its setup, the other waits for it and finds the mark."""
+    from arena.bots import read_spec, setup_marker
+    from arena.paths import bundled_bots_dir
+    from arena.scheduler import tournament as scheduler_module
+    from arena.store import open_store
+
+    runs = tmp_path / "setup-runs"
+    folder = tmp_path / "counted"
+    shutil.copytree(bundled_bots_dir() / "random", folder)
+    (folder / "count.py").write_text(f"open({str(runs)!r}, 'a').write('ran\\n')\n")
+    toml = folder / "bot.toml"
+    text = toml.read_text().replace('name = "random"', 'name = "counted"')
+    toml.write_text(text + 'setup = "python count.py"\n')
+    monkeypatch.setattr(scheduler_module, "run_setup", lambda spec, force=False: False)
+
+    settings = scheduler_module.TournamentSettings(
+        bots=[str(folder), "aggressive", "defensive"],
+        rules={"max_rounds": "4"},
+        seed=59,
+        workers=2,
+        executor="ray",
+        ray_address=ray_address,
+    )
+    with open_store(db_path()) as store:
+        tournament_id = scheduler_module.create(store, settings)
+        scheduler_module.Runner(store, tournament_id).run()
+    assert assert_plan_recorded_once(tournament_id) == 6
+    assert runs.read_text() == "ran\n"
+    assert setup_marker(read_spec(folder)).is_file()
 
 
 def _closed_port() -> int:
@@ -196,32 +254,33 @@ def test_without_ray_installed_the_ray_executor_says_how_to_install_it() -> None
     assert not db_path().exists() or not query("SELECT id FROM tournaments")
 
 
-def test_resume_runs_on_the_executor_it_is_told_and_records_it(ray_address: str) -> None:
-    """A tournament stopped on the local pool is resumed on Ray when asked, and says so."""
+def test_resume_keeps_the_executor_unless_told_another(ray_address: str) -> None:
+    """A tournament planned for Ray resumes on Ray (at its stored address); one planned for
+    the local pool resumes on Ray when told, and then names Ray."""
     from arena.scheduler.tournament import TournamentSettings, create
     from arena.store import open_store
 
+    planned = {}
     with open_store(db_path()) as store:
-        settings = TournamentSettings(bots=BOTS, rules={"max_rounds": "6"}, seed=47, workers=2)
-        tournament_id = create(store, settings)
-    shown = json.loads(ok("tournament", "show", tournament_id, "--json"))
-    assert shown["tournament"]["executor"] == "local"
-
-    resumed = ok(
-        "tournament",
-        "resume",
-        tournament_id,
-        "--executor",
-        "ray",
-        "--ray-address",
-        ray_address,
-        "--no-progress",
-        "--json",
+        for executor, address in (("ray", ray_address), ("local", "")):
+            settings = TournamentSettings(
+                bots=BOTS, rules={"max_rounds": "6"}, seed=47, workers=2, executor=executor
+            )
+            settings.ray_address = address
+            planned[executor] = create(store, settings)
+    local = planned["local"]
+    assert json.loads(ok("tournament", "show", local, "--json"))["tournament"]["executor"] == (
+        "local"
     )
-    assert json.loads(resumed)["executor"] == "ray"
-    assert assert_plan_recorded_once(tournament_id) == 6
-    stored = json.loads(ok("tournament", "show", tournament_id, "--json"))["tournament"]
-    assert stored["executor"] == "ray"
+
+    resume = ["tournament", "resume", "--no-progress", "--json"]
+    assert json.loads(ok(*resume, planned["ray"]))["executor"] == "ray"
+    told = ["--executor", "ray", "--ray-address", ray_address]
+    assert json.loads(ok(*resume, local, *told))["executor"] == "ray"
+    for tournament_id in planned.values():
+        assert assert_plan_recorded_once(tournament_id) == 6
+        shown = json.loads(ok("tournament", "show", tournament_id, "--json"))["tournament"]
+        assert shown["executor"] == "ray"
 
 
 @pytest.mark.slow
