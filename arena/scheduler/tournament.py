@@ -730,6 +730,19 @@ class Runner:
         )
 
 
+class _Stderr(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is when a record comes (a program or a test may
+    replace it, and close the old one, after the handler is made)."""
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
 def setup_logging(tournament_id: str, console_level: int = logging.WARNING) -> Path:
     """One log file per tournament, fed by every worker through multiprocessing-logging."""
     path = results_home() / "logs" / f"tournament-{tournament_id}.log"
@@ -740,7 +753,7 @@ def setup_logging(tournament_id: str, console_level: int = logging.WARNING) -> P
         root.removeHandler(handler)
     to_file = logging.FileHandler(path)
     to_file.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s: %(message)s"))
-    console = logging.StreamHandler()
+    console = _Stderr()
     console.setLevel(console_level)
     root.addHandler(to_file)
     root.addHandler(console)
