@@ -27,6 +27,8 @@ import logging
 import multiprocessing
 import os
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -49,6 +51,8 @@ POOL_STOP_SECONDS = 30.0
 RAY_CONNECT_SECONDS = 10.0
 """How long reaching a Ray cluster's address may take before it counts as unreachable
 (``ray.init`` itself retries an unreachable address for minutes)."""
+RAY_ANSWER_SECONDS = 30.0
+"""How long connecting to a reachable Ray address may take before it counts as not Ray's."""
 RAY_ACTOR_START_SECONDS = 120.0
 """How long the actors of a pool may take to start (a busy cluster schedules them late)."""
 PASSED_ENV = ("ARENA_ISOLATION", "ARENA_SEAT_UIDS")
@@ -93,8 +97,14 @@ def check(executor: str, address: str | None) -> None:
         return
     if importlib.util.find_spec("ray") is None:
         raise ConfigError(f"--executor ray needs Ray, which is not installed: {INSTALL_HINT}")
-    if address:
+    if address and address not in _ANSWERED:
         probe(address)
+        handshake(address)
+        _ANSWERED.add(address)
+
+
+_ANSWERED: set[str] = set()
+"""Ray addresses that answered in this process (checked once, before planning)."""
 
 
 def probe(address: str) -> None:
@@ -110,6 +120,51 @@ def probe(address: str) -> None:
     except OSError as exc:
         why = "timed out" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
         raise ConfigError(f"cannot reach the Ray cluster at {address}: {why}") from None
+
+
+def handshake(address: str) -> None:
+    """Connect to the cluster once from a child process, killed after
+    :data:`RAY_ANSWER_SECONDS`: ``ray.init`` retries a port that answers but is not Ray's (or
+    refuses this machine's credentials) for minutes, printing its retries on the terminal."""
+    script = (
+        "import logging, sys, ray\n"
+        "ray.init(address=sys.argv[1], logging_level=logging.ERROR, log_to_driver=False)\n"
+        "ray.shutdown()\n"
+    )
+    env = {**os.environ, "RAY_NUM_REDIS_GET_RETRIES": "3"}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script, address],
+            capture_output=True,
+            text=True,
+            timeout=RAY_ANSWER_SECONDS,
+            env=env,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise ConfigError(
+            f"the Ray cluster at {address} did not answer within {RAY_ANSWER_SECONDS:g} s "
+            "(give the address of a Ray head: `ray start --head --port PORT`)"
+        ) from None
+    if done.returncode != 0:
+        why = _reason(done.stderr)
+        if "Authentication" in why or "auth" in why.lower():
+            why += (
+                " (a cluster with token authentication needs RAY_AUTH_MODE=token and its "
+                "token here: RAY_AUTH_TOKEN or ~/.ray/auth_token)"
+            )
+        raise ConfigError(f"cannot connect to the Ray cluster at {address}: {why}")
+
+
+def _reason(stderr: str) -> str:
+    """The cause in a failed Ray connection's output: its core's last warning (without the
+    log prefix), else the last line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.startswith("[") and "] " in line and ("Failed" in line or "rror" in line):
+            text = line.split("] ", 1)[1]
+            return text.split(": ", 1)[1] if ".cc:" in text.split(": ", 1)[0] else text
+    return lines[-1] if lines else "Ray could not connect"
 
 
 # ------------------------------------------------------------------------------ the cluster
@@ -162,7 +217,9 @@ class RayCluster(Cluster):
         when no address was given)."""
         if self._ray is not None:
             return self._ray
-        check(RAY, self.address)
+        embedded = sys.modules.get("ray")
+        if embedded is None or not embedded.is_initialized():
+            check(RAY, self.address)
         if not self.address:
             # Before Ray is imported: its constants are read then.
             os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")

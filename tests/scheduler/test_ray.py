@@ -222,6 +222,39 @@ def test_an_unreachable_ray_address_is_one_line_and_plans_nothing() -> None:
     assert not db_path().exists() or not query("SELECT id FROM tournaments")
 
 
+def test_a_port_that_is_not_a_ray_head_is_refused_within_a_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A port that accepts connections and never speaks Ray (``ray.init`` would retry it for
+    minutes): the connection attempt is cut off, and says what to give instead."""
+    pytest.importorskip("ray")
+    from arena.errors import ConfigError
+    from arena.scheduler import executors
+
+    monkeypatch.setattr(executors, "RAY_ANSWER_SECONDS", 3.0)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        with pytest.raises(ConfigError, match=r"did not answer within 3 s \(give the address"):
+            executors.check("ray", address)
+
+
+def test_a_cluster_that_refuses_this_machines_credentials_is_one_line(
+    ray_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if os.environ.get("RAY_AUTH_MODE") != "token":
+        pytest.skip("this Ray version does not turn token authentication on")
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # so no token is sent
+    done = arena(*tournament_args(bots=BOTS), "--executor", "ray", "--ray-address", ray_address)
+    assert done.returncode == 2
+    line = error_line(done)
+    assert line.startswith(f"arena: error: cannot connect to the Ray cluster at {ray_address}: ")
+    assert "Authentication token is missing or incorrect" in line
+    assert "RAY_AUTH_MODE=token" in line
+    assert not db_path().exists() or not query("SELECT id FROM tournaments")
+
+
 @pytest.mark.parametrize(
     ("flags", "expected"),
     [
