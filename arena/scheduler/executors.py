@@ -250,6 +250,12 @@ class RayCluster(Cluster):
 
     def pool(self, workers: int, tournament_id: str) -> Executor:
         ray = self.connect(workers)
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        if workers > cpus:
+            raise ConfigError(
+                f"the Ray cluster has {cpus} CPUs and a worker takes one: --workers {workers} "
+                f"would wait for CPUs that never come (ask for {cpus} at most, or add nodes)"
+            )
         from arena.seeds import installation_key
 
         settings = {

@@ -213,6 +213,7 @@ def _closed_port() -> int:
 
 
 def test_an_unreachable_ray_address_is_one_line_and_plans_nothing() -> None:
+    pytest.importorskip("ray")
     address = f"127.0.0.1:{_closed_port()}"
     done = arena(*tournament_args(bots=BOTS), "--executor", "ray", "--ray-address", address)
     assert done.returncode == 2
@@ -264,9 +265,17 @@ def test_a_cluster_that_refuses_this_machines_credentials_is_one_line(
     ],
 )
 def test_bad_executor_flags_are_one_line(flags: list[str], expected: str) -> None:
+    pytest.importorskip("ray")
     done = arena(*tournament_args(bots=BOTS), *flags)
     assert done.returncode == 2
     assert expected in error_line(done)
+
+
+def test_more_workers_than_the_cluster_has_cpus_is_one_line(ray_address: str) -> None:
+    args = tournament_args(bots=BOTS, workers=3)
+    done = arena(*args, "--executor", "ray", "--ray-address", ray_address)
+    assert done.returncode == 2
+    assert "the Ray cluster has 2 CPUs and a worker takes one: --workers 3" in error_line(done)
 
 
 def test_without_ray_installed_the_ray_executor_says_how_to_install_it() -> None:
