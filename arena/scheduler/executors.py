@@ -173,8 +173,6 @@ def _reason(stderr: str) -> str:
 class Cluster:
     """The executor a run uses: connected on first use, disconnected when the run ends."""
 
-    name = LOCAL
-
     def __init__(self, address: str | None = None) -> None:
         self.address = address
 
@@ -199,11 +197,9 @@ class Cluster:
 class RayCluster(Cluster):
     """A Ray instance: the one at ``address``, or a local one started for this run.
 
-    A local instance listens on the loopback address only: Ray has no authentication of its
-    own, so anyone who can reach an instance can run code on it.
+    A local instance listens on the loopback address only: a Ray instance runs the code of
+    any client that reaches it (unless its token authentication is on).
     """
-
-    name = RAY
 
     def __init__(self, address: str | None = None) -> None:
         super().__init__(address)
@@ -235,8 +231,9 @@ class RayCluster(Cluster):
                     ray.init(num_cpus=cpus, include_dashboard=False, **quiet)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 where = f"at {self.address}" if self.address else "(a local instance)"
-                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                raise ConfigError(f"cannot connect to the Ray cluster {where}: {first}") from None
+                raise ConfigError(
+                    f"cannot connect to the Ray cluster {where}: {_cause(exc)}"
+                ) from None
             self._ours = True
         self._ray = ray
         return ray
