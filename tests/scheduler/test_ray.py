@@ -128,7 +128,7 @@ def test_a_tournament_on_ray_equals_the_same_tournament_on_the_local_pool(
     shown = json.loads(ok("tournament", "show", tournament_id, "--json"))
     assert shown["tournament"]["executor"] == "ray"
     assert " · executor ray" in ok("tournament", "show", tournament_id)
-    assert not _actors()  # the scheduler's actors ended with it
+    wait_until(lambda: not _actors(), "the scheduler's actors to end with it")
 
 
 def _niceness(pids: list[int]) -> set[int]:
@@ -146,6 +146,7 @@ def test_a_ray_worker_killed_mid_match_has_its_match_played_again(
     args = tournament_args(bots=BOTS, rounds="3", seed=43, max_rounds=20)
     local = _local_run(monkeypatch, args)
 
+    wait_until(lambda: not _actors(), "the actors of earlier runs to end")
     run = Scheduler([*args, "--executor", "ray", "--ray-address", ray_address], tmp_path)
     try:
         wait_until(lambda: len(_actors()) == 2, "the 2 Ray actors", process=run.process)
