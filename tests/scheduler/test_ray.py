@@ -5,7 +5,9 @@ each tournament is a real ``arena tournament run`` process that connects to it w
 ``--ray-address`` (as a scheduler connects to a cluster's head) and plays real bot processes
 in Ray actors. Checked: the same tournament gives the same matches and ratings on Ray as on
 the local pool; an actor killed mid-match gets its match played again from its seed, recorded
-once; an unreachable address and a missing ``ray`` are one-line errors (exit 2).
+once; actors run a bot's setup once for their node; resume keeps or switches the executor;
+an unreachable address, a port that is not a Ray head's, a refused token, more workers than
+CPUs and a missing ``ray`` are one-line errors (exit 2).
 """
 
 from __future__ import annotations
