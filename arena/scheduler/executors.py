@@ -37,6 +37,7 @@ from typing import Any
 
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.paths import results_home
+from arena.scheduler.logs import log_to_file
 from arena.scheduler.worker import MatchFailed, entry_spec, init_worker, play_job
 
 log = logging.getLogger("arena.tournament")
@@ -343,17 +344,7 @@ def setup_on_node(entry: dict[str, Any]) -> None:
 def _log_to_tournament(tournament_id: str) -> None:
     """The actor's log lines go to the tournament's log file in this node's results home (on
     the scheduler's node: the scheduler's own log)."""
-    path = results_home() / "logs" / f"tournament-{tournament_id}.log"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    root = logging.getLogger("arena")
-    root.setLevel(logging.INFO)
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    to_file = logging.FileHandler(path)
-    name = f"ray-{socket.gethostname()}-{os.getpid()}"
-    to_file.setFormatter(logging.Formatter(f"%(asctime)s {name} %(name)s: %(message)s"))
-    root.addHandler(to_file)
-    root.propagate = False
+    log_to_file(tournament_id, f"ray-{socket.gethostname()}-{os.getpid()}")
 
 
 class ActorPool(Executor):

@@ -48,6 +48,7 @@ from arena.ratings import OrderedRater, RatingBook, conservative, environment, p
 from arena.remote.bots import is_remote, remote_entry
 from arena.scheduler import executors
 from arena.scheduler.executors import stop_pool as _stop
+from arena.scheduler.logs import log_path, log_to_file
 from arena.scheduler.plan import make_plan
 from arena.scheduler.worker import MatchFailed, entry_spec, play_job
 from arena.seeds import new_seed
@@ -745,21 +746,12 @@ class _Stderr(logging.StreamHandler):
 
 def setup_logging(tournament_id: str, console_level: int = logging.WARNING) -> Path:
     """One log file per tournament, fed by every worker through multiprocessing-logging."""
-    path = results_home() / "logs" / f"tournament-{tournament_id}.log"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    root = logging.getLogger("arena")
-    root.setLevel(logging.INFO)
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    to_file = logging.FileHandler(path)
-    to_file.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s: %(message)s"))
+    root = log_to_file(tournament_id)
     console = _Stderr()
     console.setLevel(console_level)
-    root.addHandler(to_file)
     root.addHandler(console)
-    root.propagate = False
     multiprocessing_logging.install_mp_handler(root)
-    return path
+    return log_path(tournament_id)
 
 
 def rebuild_ratings(store: Store) -> int:
