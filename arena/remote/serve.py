@@ -47,6 +47,11 @@ BEAT_SECONDS = 5.0
 """How often the serve notes in the database that it is alive."""
 START_SECONDS = 60.0
 """Longest wait for the server to start listening."""
+CONNECTIONS = 512
+"""Connections and streams the serve takes at once: every remote bot holds one, and a
+referee server's default (32, for one bot process) would let a few clients that connect
+and wait lock the others out; idle and handshake-less connections still close after the
+hello timeout."""
 KEEPALIVE = (
     ("grpc.keepalive_time_ms", 20_000),
     ("grpc.keepalive_timeout_ms", 10_000),
@@ -190,7 +195,14 @@ class Serve:
         self.server: grpc.aio.Server | None = None
         try:
             started = asyncio.run_coroutine_threadsafe(
-                start_server(self.lobby, address, credentials=credentials, options=KEEPALIVE),
+                start_server(
+                    self.lobby,
+                    address,
+                    max_connections=CONNECTIONS,
+                    max_streams=CONNECTIONS,
+                    credentials=credentials,
+                    options=KEEPALIVE,
+                ),
                 self.host.loop,
             )
             self.server, self.target = started.result(START_SECONDS)
