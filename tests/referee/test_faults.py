@@ -291,7 +291,9 @@ def test_a_refused_handshake_is_init_fail(arena, mode, code):
 # ------------------------------------------------------------------- disconnect
 
 
-@pytest.mark.parametrize("mode", ["halfclose", "cancel"])
+@pytest.mark.parametrize(
+    "mode", [pytest.param("halfclose", marks=pytest.mark.slow), "cancel"]
+)  # each is 6 s: one in the fast suite
 def test_a_bot_that_closes_its_stream_but_keeps_running_is_a_disconnect(arena, mode):
     # Waiting out the request would take 300 s: the referee notices the closed stream.
     long_move = TimeControl(move_time=300.0, time_bank=0.0, startup_time=STARTUP)

@@ -299,6 +299,7 @@ def test_without_ray_installed_the_ray_executor_says_how_to_install_it() -> None
     assert not db_path().exists() or not query("SELECT id FROM tournaments")
 
 
+@pytest.mark.slow  # 7 s; the executor's storage is also checked by --json and show above
 def test_resume_keeps_the_executor_unless_told_another(ray_address: str) -> None:
     """A tournament planned for Ray resumes on Ray (at its stored address); one planned for
     the local pool resumes on Ray when told, and then names Ray."""
