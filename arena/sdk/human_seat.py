@@ -3,6 +3,7 @@ reading one answer line, a rejection, and the end of the match."""
 
 from __future__ import annotations
 
+import abc
 import sys
 from typing import Any, TextIO
 
@@ -11,7 +12,7 @@ from arena.sdk.human_input import PolledLines, interruptible, seat_console
 from arena.terminal import Interrupted, is_terminal
 
 
-class TerminalSeat(Bot):
+class TerminalSeat(Bot, abc.ABC):
     """A person at the terminal. A game's seat says how to answer (:attr:`ANSWERS`) and how
     seats are named (:meth:`seat_name`), and decides what to show and how to parse."""
 
@@ -35,9 +36,9 @@ class TerminalSeat(Bot):
         self._say(f"You are seat {match.seat} of {match.players} (against {others}).")
         self._say(f"Answer each prompt with {self.ANSWERS}.")
 
+    @abc.abstractmethod
     def seat_name(self, seat: int) -> str | None:
         """How seat ``seat`` is named in this game's words (None before the match starts)."""
-        raise NotImplementedError
 
     def _say(self, text: str = "", style: str = "") -> None:
         self.console.print(text, style=style or None)
