@@ -6,11 +6,13 @@ Usage, from the repository root::
     .venv/bin/python -m tests.games.classic.golden.make_golden world_3p   # just these
 
 Each playthrough is a match of bundled in-process bots (``random``, ``aggressive``,
-``strong``) played by :func:`arena.referee.match.play_match` without clocks. Its replay's
-decision and forfeit records become the file's action list (plain dicts from
-:func:`action_to_dict`, each with the seat that played it); the list is then replayed through
-the validating engine by ``test_golden.replay`` to compute the pinned digests, which must
-agree with the match's own final state. The file is written as ``golden/NAME.json`` and the
+``planner``) played by :func:`arena.referee.match.play_match` without clocks. ``planner`` is
+the frozen reference (the former ``strong`` 1.0), so the playthroughs stay put when the top
+bot changes; files recorded before it existed name ``strong`` in their ``bots`` field, the
+same code. A match's replay's decision and forfeit records become the file's action list
+(plain dicts from :func:`action_to_dict`, each with the seat that played it); the list is
+then replayed through the validating engine by ``test_golden.replay`` to compute the pinned
+digests, which must agree with the match's own final state. The file is written as ``golden/NAME.json`` and the
 digests are printed.
 
 Regenerating changes the pinned digests: do it only when a change of behaviour is intended,
@@ -57,13 +59,13 @@ SPECS = (
         201,
         ("random", "aggressive"),
     ),
-    Spec("world_3p", "3 players, world domination", 3, 301, ("random", "aggressive", "strong")),
+    Spec("world_3p", "3 players, world domination", 3, 301, ("random", "aggressive", "planner")),
     Spec(
         "world_6p",
         "6 players, world domination, capped",
         6,
         601,
-        ("random", "strong", "random", "aggressive", "random", "strong"),
+        ("random", "planner", "random", "aggressive", "random", "planner"),
         {"max_rounds": "12"},
     ),
     Spec(
@@ -71,7 +73,7 @@ SPECS = (
         "Secret Mission RISK, 4 players",
         4,
         401,
-        ("strong", "random", "aggressive", "random"),
+        ("planner", "random", "aggressive", "random"),
         {"mode": "mission"},
     ),
     Spec(
@@ -79,7 +81,7 @@ SPECS = (
         "Capital RISK, every opposing HQ, 4 players",
         4,
         402,
-        ("aggressive", "strong", "random", "strong"),
+        ("aggressive", "planner", "random", "planner"),
         {"mode": "capital"},
     ),
     Spec(
@@ -87,7 +89,7 @@ SPECS = (
         "Capital RISK, short goal (3 HQs), 5 players",
         5,
         501,
-        ("random", "strong", "aggressive", "random", "strong"),
+        ("random", "planner", "aggressive", "random", "planner"),
         {"mode": "capital", "capital_goal": "short"},
     ),
     Spec(
@@ -119,7 +121,7 @@ SPECS = (
         "fortify along chains of own territories, 4 players",
         4,
         404,
-        ("random", "strong", "random", "aggressive"),
+        ("random", "planner", "random", "aggressive"),
         {"fortify": "connected", "max_rounds": "30"},
     ),
     Spec(
@@ -127,7 +129,7 @@ SPECS = (
         "territories dealt at random, 3 players",
         3,
         304,
-        ("aggressive", "random", "strong"),
+        ("aggressive", "random", "planner"),
         {"deal": "random"},
     ),
     Spec(
