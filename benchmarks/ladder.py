@@ -8,10 +8,14 @@ target with met / NOT met. ``--json PATH`` writes every figure (after each table
 end with the targets) so the README table can be regenerated.
 
     python benchmarks/ladder.py [--tables six,three,h2h] [--ladder] [--move-time 0.05]
-        [--time-bank 0.25] [--strike-limit 3] [--max-rounds N] [--seed 1] [--workers 2]
-        [--over-grpc] [--six A,B,C,D,E,F] [--three A,B,C] [--h2h A:B]...
-        [--ladder-order A,B,...] [--six-games 300] [--three-games 300] [--h2h-games 200]
-        [--ladder-games 200] [--subject strong] [--progress 10] [--json PATH]
+        [--move-times S,S,...] [--time-bank 0.25] [--strike-limit 3] [--max-rounds N]
+        [--seed 1] [--workers 2] [--over-grpc] [--six A,B,C,D,E,F] [--three A,B,C]
+        [--h2h A:B]... [--ladder-order A,B,...] [--six-games 300] [--three-games 300]
+        [--h2h-games 200] [--ladder-games 200] [--subject strong] [--reference planner]
+        [--ref3-games 400] [--ref6-games 400] [--ref2-games 400] [--progress 10]
+        [--json PATH]
+    python benchmarks/ladder.py --game europe [--tables four,mixed,three,h2h]
+        [--four A,B,C,D] [--mixed A,B,C,D] [--four-games 200] [--move-time 0.1] ...
 
 Tables (default lineups in the constants below; any bundled bot or bot folder path may be
 named, the same bot more than once: each seat gets its own instance or process):
@@ -27,6 +31,19 @@ named, the same bot more than once: each seat gets its own instance or process):
   order is as documented when every pair across rungs holds and every pair within a rung is
   unresolved. A pair already played as an ``--h2h`` pair of the same size is not played
   again.
+- ``ref3``, ``ref6``, ``ref2`` (only when named in ``--tables``): the subject against the
+  frozen ``--reference`` bot (default planner, the former strong 1.0, whose code never
+  changes, so these figures stay comparable across versions of the subject): ``ref3`` the
+  subject and two references (3 players), ``ref6`` the subject and five references
+  (6 players), ``ref2`` the subject against one reference in the 2-player neutral game;
+  400 games each (``--ref3-games``, ``--ref6-games``, ``--ref2-games``).
+
+Move times: ``--move-times 0.05,0.25,1.0`` (instead of ``--move-time``) plays every selected
+table once per move time, in that order, on the same seeds, printing each move time's tables
+and targets, then a "strength vs move time" table: per move time, the subject's win % with
+its 95% interval in each table, and its p50 / p99 decision time (over all its tables at that
+move time), p99 as a % of the move time and decisions over it. In ``--json`` every table and
+target carries its ``move_time_s``, and ``strength`` holds that table's rows.
 
 Pairing: every seed (``derive(--seed, "ladder", K, group)``, as ``arena versus`` derives its
 seeds) is played K times, the lineup rotated one seat each time, so every bot sits in every
@@ -56,7 +73,11 @@ figure depends on which game finishes first.
 Targets (for ``--subject``, default strong): ≥ 2× par (≥ 33.3%) in the 6-player table;
 ≥ 50% in the 3-player table; ≥ 60% head-to-head in each ``--h2h`` pair it plays; the ``LADDER``
 order is as documented; every bot's p99 decision time ≤ 30% of the move time in
-every table. Win targets compare the point estimate; the interval is printed beside it.
+every table but the reference tables. When reference tables ran: ≥ 50% in ``ref3`` (par
+33.3%), ≥ 2× par (≥ 33.3%) in ``ref6``, ≥ 65% in ``ref2``, and the subject's p99 decision
+time ≤ 60% of the move time in them (a searching bot spends its move time); when only
+reference tables ran, only these. Win targets compare the point estimate; the interval is
+printed beside it.
 """
 
 from __future__ import annotations
@@ -91,19 +112,29 @@ from arena.seeds import derive
 from arena.stats import wilson_interval
 from arena.statuses import SeatStatus
 
-LADDER = "random,defensive,continent,aggressive=js-heuristic,strong"
+LADDER = "random,defensive,continent,aggressive=js-heuristic,planner,strong"
 """The documented ladder, weakest rung first, as the README states it: rungs are separated by
 commas, bots sharing a rung (level head-to-head) are joined by ``=``."""
 SIX = ("strong", "continent", "aggressive", "defensive", "js-heuristic", "random")
 THREE = ("strong", "continent", "aggressive")
 H2H = ("strong:continent",)
 SUBJECT = "strong"
+REFERENCE = "planner"
+"""The frozen reference of the ``ref3``, ``ref6`` and ``ref2`` tables (the former strong 1.0)."""
+REFERENCE_KINDS = {"ref3": 3, "ref6": 6, "ref2": 2}
+"""Reference table kinds and their seats: the subject and the rest of the seats reference."""
 
 SIX_PAR_MULTIPLE = 2.0
 THREE_TARGET = 50.0
 H2H_TARGET = 60.0
 P99_SHARE_TARGET = 30.0
 """Targets: a multiple of par (6 seats), win % (3 seats, head-to-head), p99 in % of the move time."""
+REF3_TARGET = 50.0
+REF6_PAR_MULTIPLE = 2.0
+REF2_TARGET = 65.0
+REF_P99_SHARE_TARGET = 60.0
+"""Targets of the subject against the reference: win % (3 seats, head-to-head), a multiple of
+par (6 seats), and its own p99 in % of the move time in those tables."""
 
 EUROPE_FOUR = ("europe-heuristic", "random", "random", "random")
 EUROPE_MIXED = ("europe-heuristic", "js-europe", "random", "random")
@@ -119,7 +150,8 @@ seat alone in first place (the match's ``winner``); a shared first place is no w
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """One series: its kind (six, three, h2h, ladder), lineup (by seat) and size."""
+    """One series: its kind (six, three, h2h, ladder, ref3, ref6, ref2), lineup (by seat) and
+    size."""
 
     kind: str
     lineup: tuple[str, ...]
@@ -133,8 +165,10 @@ class Table:
 
     @property
     def label(self) -> str:
-        if self.kind in ("h2h", "ladder"):
+        if self.kind in ("h2h", "ladder", "ref2"):
             return f"{self.kind} {self.lineup[0]} vs {self.lineup[1]}"
+        if self.kind in REFERENCE_KINDS:
+            return f"{self.kind} {self.lineup[0]} vs {self.seats - 1}× {self.lineup[1]}"
         if self.kind == "mixed":
             return f"{self.seats}-player mixed table"
         return f"{self.seats}-player table"
@@ -143,7 +177,7 @@ class Table:
 def schedule(table: Table, seed: int) -> list[tuple[int, tuple[str, ...]]]:
     """(seed, seats) of every game: each seed in every rotation, whole rotations only."""
     k = table.seats
-    games = []
+    games: list[tuple[int, tuple[str, ...]]] = []
     for group in range(math.ceil(table.games / k)):
         group_seed = derive(seed, "ladder", k, group) >> 1
         games.extend((group_seed, table.lineup[r:] + table.lineup[:r]) for r in range(k))
@@ -308,10 +342,12 @@ def summarize(
     wall: float,
     move_ms: float,
     winner_only: bool = False,
+    pool: dict[str, list[float]] | None = None,
 ) -> dict[str, Any]:
     """A table's figures from its outcomes (in plan order, whatever order they finished in).
     ``winner_only``: a win is the match's winner alone (a shared first place scores nothing),
-    else k seats sharing first place each get 1/k of a win."""
+    else k seats sharing first place each get 1/k of a win. ``pool``: each bot's decision
+    times are also added to its list there (percentiles over several tables)."""
     bots = {name: BotFigures(name) for name in dict.fromkeys(table.lineup)}
     ends: Counter[str] = Counter()
     for (_, seats), outcome in zip(games, outcomes, strict=True):
@@ -327,6 +363,9 @@ def summarize(
             figures.strikes += outcome["strikes"][seat]
             if outcome["statuses"][seat] != SeatStatus.OK.value:
                 figures.statuses[outcome["statuses"][seat]] += 1
+    if pool is not None:
+        for name, figures in bots.items():
+            pool.setdefault(name, []).extend(figures.think_ms)
     n = len(outcomes)
     return {
         "kind": table.kind,
@@ -426,7 +465,11 @@ def _pair(summary: dict[str, Any]) -> str:
 
 
 def targets(
-    summaries: list[dict[str, Any]], subject: str, move_ms: float, game: str = "classic"
+    summaries: list[dict[str, Any]],
+    subject: str,
+    move_ms: float,
+    game: str = "classic",
+    reference_bot: str = REFERENCE,
 ) -> list[dict]:
     """Each target: what it asks, the figure measured and met (None: not measured)."""
 
@@ -470,47 +513,84 @@ def targets(
             EUROPE_H2H_TARGET,
         )
         return [*found, _p99_target(summaries, move_ms)]
-    six_threshold = SIX_PAR_MULTIPLE * 100 / 6
-    found = win_target(
-        f"{subject} ≥ {SIX_PAR_MULTIPLE:g}× par ({six_threshold:.1f}%) in the 6-player table",
-        "six",
-        six_threshold,
-    )
-    found += win_target(
-        f"{subject} ≥ {THREE_TARGET:g}% in the 3-player table against {{others}}",
-        "three",
-        THREE_TARGET,
-    )
-    found += win_target(
-        f"{subject} ≥ {H2H_TARGET:g}% head-to-head against {{others}}", "h2h", H2H_TARGET
-    )
-    ladder = [s for s in summaries if s["kind"] == "ladder"]
-    verdicts = [f"{_pair(s)}: {ladder_verdict(s)}" for s in ladder]
-    found.append(
-        {
-            "target": "the documented ladder order holds for every pair of adjacent rungs "
-            "(and bots sharing a rung stay level)",
-            "measured": "; ".join(verdicts) or None,
-            "met": all(ladder_as_documented(s) for s in ladder) if ladder else None,
-        }
-    )
-    found.append(_p99_target(summaries, move_ms))
+    reference = [s for s in summaries if s["kind"] in REFERENCE_KINDS]
+    rest = [s for s in summaries if s not in reference]
+    found = []
+    if rest or not reference:  # the ladder's own targets, unless only reference tables ran
+        six_threshold = SIX_PAR_MULTIPLE * 100 / 6
+        found += win_target(
+            f"{subject} ≥ {SIX_PAR_MULTIPLE:g}× par ({six_threshold:.1f}%) in the 6-player table",
+            "six",
+            six_threshold,
+        )
+        found += win_target(
+            f"{subject} ≥ {THREE_TARGET:g}% in the 3-player table against {{others}}",
+            "three",
+            THREE_TARGET,
+        )
+        found += win_target(
+            f"{subject} ≥ {H2H_TARGET:g}% head-to-head against {{others}}", "h2h", H2H_TARGET
+        )
+        ladder = [s for s in summaries if s["kind"] == "ladder"]
+        verdicts = [f"{_pair(s)}: {ladder_verdict(s)}" for s in ladder]
+        found.append(
+            {
+                "target": "the documented ladder order holds for every pair of adjacent rungs "
+                "(and bots sharing a rung stay level)",
+                "measured": "; ".join(verdicts) or None,
+                "met": all(ladder_as_documented(s) for s in ladder) if ladder else None,
+            }
+        )
+        found.append(_p99_target(rest, move_ms))
+    if reference:  # listed only when reference tables ran: the default run stays as it was
+        found += win_target(
+            f"{subject} ≥ {REF3_TARGET:g}% (par 33.3%) of 3-player games against two "
+            f"{reference_bot}",
+            "ref3",
+            REF3_TARGET,
+        )
+        ref6_threshold = REF6_PAR_MULTIPLE * 100 / 6
+        found += win_target(
+            f"{subject} ≥ {REF6_PAR_MULTIPLE:g}× par ({ref6_threshold:.1f}%) of 6-player games "
+            f"against five {reference_bot}",
+            "ref6",
+            ref6_threshold,
+        )
+        found += win_target(
+            f"{subject} ≥ {REF2_TARGET:g}% head-to-head (2-player neutral game) against "
+            f"{reference_bot}",
+            "ref2",
+            REF2_TARGET,
+        )
+        found.append(
+            _p99_target(
+                reference, move_ms, REF_P99_SHARE_TARGET, subject, " in the reference tables"
+            )
+        )
     return found
 
 
-def _p99_target(summaries: list[dict[str, Any]], move_ms: float) -> dict[str, Any]:
-    limit = P99_SHARE_TARGET / 100 * move_ms
+def _p99_target(
+    summaries: list[dict[str, Any]],
+    move_ms: float,
+    share: float = P99_SHARE_TARGET,
+    bot: str | None = None,
+    where: str = "",
+) -> dict[str, Any]:
+    """The worst p99 decision time of ``bot`` (of every bot: None) over ``summaries``
+    against ``share`` % of the move time."""
+    limit = share / 100 * move_ms
     p99s = [
         (row["think_ms_p99"], row["bot"], summary["label"])
         for summary in summaries
         if "same_games_as" not in summary
         for row in summary["bots"]
-        if row["think_ms_p99"] is not None
+        if row["think_ms_p99"] is not None and bot in (None, row["bot"])
     ]
     worst = max(p99s, default=None)
+    who = "every bot's" if bot is None else f"{bot}'s"
     return {
-        "target": f"every bot's p99 decision time ≤ {P99_SHARE_TARGET:g}% of the move time "
-        f"({limit:.1f} ms)",
+        "target": f"{who} p99 decision time ≤ {share:g}% of the move time ({limit:.1f} ms){where}",
         "measured": None if worst is None else f"worst {worst[1]} {worst[0]:.2f} ms ({worst[2]})",
         "met": None if worst is None else worst[0] <= limit,
     }
@@ -530,9 +610,11 @@ def build_tables(args: argparse.Namespace) -> list[Table]:
     if args.game == "europe":
         return _europe_tables(args)
     kinds = {k.strip() for k in (args.tables or "six,three,h2h").split(",") if k.strip()}
-    unknown = kinds - {"six", "three", "h2h"}
+    unknown = kinds - {"six", "three", "h2h", *REFERENCE_KINDS}
     if unknown:
-        raise ConfigError(f"--tables takes six, three and h2h, got {', '.join(sorted(unknown))}")
+        raise ConfigError(
+            f"--tables takes six, three, h2h, ref3, ref6 and ref2, got {', '.join(sorted(unknown))}"
+        )
     tables = []
     if "six" in kinds:
         tables.append(Table("six", _names(args.six, 6, "--six"), args.six_games))
@@ -544,7 +626,25 @@ def build_tables(args: argparse.Namespace) -> list[Table]:
             tables.append(Table("h2h", _names(pair, 2, "--h2h"), args.h2h_games))
     if args.ladder:
         tables.extend(ladder_tables(parse_ladder(args.ladder_order), args.ladder_games))
+    tables.extend(reference_tables(kinds, args))
     return [t for t in tables if t.games > 0]
+
+
+def reference_tables(kinds: set[str], args: argparse.Namespace) -> list[Table]:
+    """The subject against the frozen reference: ref3, ref6, ref2, in that order."""
+    chosen = [kind for kind in REFERENCE_KINDS if kind in kinds]
+    if chosen and args.subject == args.reference:
+        raise ConfigError(
+            f"the reference tables need a --subject other than --reference ({args.reference})"
+        )
+    return [
+        Table(
+            kind,
+            (args.subject,) + (args.reference,) * (REFERENCE_KINDS[kind] - 1),
+            getattr(args, f"{kind}_games"),
+        )
+        for kind in chosen
+    ]
 
 
 def _europe_tables(args: argparse.Namespace) -> list[Table]:
@@ -579,7 +679,8 @@ def resolve(names: set[str], over_grpc: bool, game: str = "classic") -> dict[str
             spec = find_bot(name)
         except ArenaError as exc:
             raise ConfigError(
-                f"{exc} (substitute lineups with --six, --three, --h2h, --ladder-order)"
+                f"{exc} (substitute lineups with --six, --three, --h2h, --ladder-order, "
+                "--subject, --reference)"
             ) from None
         if spec.entry is None or over_grpc:
             if spec.command is None:
@@ -600,7 +701,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--game", default="classic", help="classic (default) or europe")
     add(
         "--tables",
-        help="tables to run (default six,three,h2h; with --game europe four,mixed,three,h2h)",
+        help="tables to run (default six,three,h2h; also ref3,ref6,ref2; with --game europe "
+        "four,mixed,three,h2h)",
     )
     add("--ladder", action="store_true", help="also a head-to-head of each adjacent ladder pair")
     add("--six", default=",".join(SIX), metavar="A,B,C,D,E,F", help="6-player lineup")
@@ -620,7 +722,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--h2h-games", type=int, default=200, help="games per head-to-head pair")
     add("--ladder-games", type=int, default=200, help="games per adjacent ladder pair")
     add("--subject", help=f"the bot the win targets are about ({SUBJECT}; {EUROPE_SUBJECT})")
+    add("--reference", default=REFERENCE, help=f"the reference tables' frozen bot ({REFERENCE})")
+    add("--ref3-games", type=int, default=400, help="games of the subject and two references")
+    add("--ref6-games", type=int, default=400, help="games of the subject and five references")
+    add("--ref2-games", type=int, default=400, help="head-to-head games against the reference")
     add("--move-time", type=float, metavar="S", help="per decision (0.05; europe 0.1)")
+    add(
+        "--move-times",
+        metavar="S,S,...",
+        help="run the tables once per move time, in order, then compare (e.g. 0.05,0.25,1.0)",
+    )
     add("--time-bank", type=float, default=0.25, metavar="S", help="per seat per match (0.25)")
     add("--strike-limit", type=int, default=DEFAULT_STRIKE_LIMIT)
     add("--max-rounds", type=int, help="round cap (default: the game's)")
@@ -638,9 +749,13 @@ def run_table(
     specs: dict[str, BotSpec],
     args: argparse.Namespace,
     rules: dict[str, Any],
+    move_time: float,
+    pool: dict[str, list[float]] | None = None,
 ) -> dict[str, Any]:
+    """Play a table at ``move_time`` seconds a decision; its summary (see :func:`summarize`)."""
     games = schedule(table, args.seed)
-    control = {"move_time": args.move_time, "time_bank": args.time_bank, "startup_time": 10.0}
+    control = {"move_time": move_time, "time_bank": args.time_bank, "startup_time": 10.0}
+    label = table.label if len(args.move_times) == 1 else f"{table.label} at {move_time:g} s"
     started = time.perf_counter()
     futures: dict[Future, int] = {
         executor.submit(
@@ -669,16 +784,100 @@ def run_table(
             if done % max(1, args.progress) == 0 or done == len(games):
                 elapsed = time.perf_counter() - started
                 print(
-                    f"{table.label}: {done}/{len(games)} games, {elapsed:.0f} s, "
+                    f"{label}: {done}/{len(games)} games, {elapsed:.0f} s, "
                     f"{60 * done / elapsed:.1f} games/min",
                     file=sys.stderr,
                     flush=True,
                 )
     wall = time.perf_counter() - started
     ordered = [outcomes[i] for i in range(len(games))]
-    return summarize(
-        table, games, ordered, wall, 1000 * args.move_time, winner_only=args.game == "europe"
+    summary = summarize(
+        table,
+        games,
+        ordered,
+        wall,
+        1000 * move_time,
+        winner_only=args.game == "europe",
+        pool=pool,
     )
+    summary["move_time_s"] = move_time
+    return summary
+
+
+def parse_move_times(text: str) -> list[float]:
+    """Seconds per decision from ``0.05,0.25,1.0``, in the order given."""
+    try:
+        times = [float(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        times = []
+    if not times or not all(math.isfinite(t) and t > 0 for t in times):
+        raise ConfigError(f"--move-times takes seconds > 0 separated by commas, got {text!r}")
+    return times
+
+
+def strength_row(
+    summaries: list[dict[str, Any]], pool: dict[str, list[float]], subject: str, move_time: float
+) -> dict[str, Any]:
+    """The subject at one move time: its score in each table it played, and its decision
+    times over all of them."""
+    timing = BotFigures(subject, think_ms=pool.get(subject, [])).row(1, 1000 * move_time)
+    tables = []
+    for summary in summaries:
+        row = next((r for r in summary["bots"] if r["bot"] == subject), None)
+        if row is not None:
+            tables.append(
+                {k: summary[k] for k in ("kind", "label", "games")}
+                | {k: row[k] for k in ("win_pct", "win_low_pct", "win_high_pct", "par_pct")}
+            )
+    return {
+        "move_time_s": move_time,
+        "subject": subject,
+        "tables": tables,
+        **{k: timing[k] for k in ("decisions", "think_ms_p50", "think_ms_p99")},
+        **{k: timing[k] for k in ("p99_pct_of_move", "over_move_time")},
+    }
+
+
+def print_strength(rows: list[dict[str, Any]], subject: str) -> None:
+    """One line a move time: the subject's score in each table, its p50 / p99 over them."""
+    print(
+        f"\n== strength vs move time ({subject}: win % [95% interval] in each table; "
+        "decision times over all its tables) =="
+    )
+    heads = {
+        t["label"]: f"{t['label']} (par {t['par_pct']:.1f}%)" for r in rows for t in r["tables"]
+    }
+    widths = {label: max(len(head), 19) for label, head in heads.items()}
+    print(
+        f"{'move s':>7}  "
+        + "  ".join(f"{head:>{widths[label]}}" for label, head in heads.items())
+        + f"  {'p50 ms':>7} {'p99 ms':>8} {'p99/move':>8} {'over':>5}"
+    )
+    for r in rows:
+        cells = {
+            t["label"]: f"{_num(t['win_pct'])} [{t['win_low_pct']:.1f}, {t['win_high_pct']:.1f}]"
+            for t in r["tables"]
+        }
+        print(
+            f"{r['move_time_s']:>7g}  "
+            + "  ".join(f"{cells.get(label, '-'):>{widths[label]}}" for label in heads)
+            + f"  {_num(r['think_ms_p50'], 3):>7} {_num(r['think_ms_p99'], 2):>8} "
+            f"{_num(r['p99_pct_of_move']):>7}% {r['over_move_time']:>5}"
+        )
+
+
+def print_ladder(summaries: list[dict[str, Any]]) -> None:
+    ladder = [s for s in summaries if s["kind"] == "ladder"]
+    if ladder:
+        print("\n== ladder (upper bot's score, 95% interval) ==")
+        for s in ladder:
+            upper = s["bots"][0]
+            documented = "as documented" if ladder_as_documented(s) else "NOT as documented"
+            print(
+                f"{_pair(s):>30} {upper['win_pct']:5.1f}% "
+                f"[{upper['win_low_pct']:.1f}, {upper['win_high_pct']:.1f}] over {s['games']} "
+                f"games: {s['verdict']} ({documented})"
+            )
 
 
 def write_json(path: Path | None, report: dict[str, Any]) -> None:
@@ -691,12 +890,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     europe = args.game == "europe"
     args.subject = args.subject or (EUROPE_SUBJECT if europe else SUBJECT)
+    both = args.move_time is not None and args.move_times is not None
     if args.move_time is None:
         args.move_time = 0.1 if europe else 0.05
     try:
         registry.check_game(args.game)
+        if both:
+            raise ConfigError("give --move-time or --move-times, not both")
         if args.move_time <= 0 or args.time_bank < 0 or args.workers < 1:
             raise ConfigError("--move-time must be > 0, --time-bank ≥ 0 and --workers ≥ 1")
+        several = args.move_times is not None
+        args.move_times = parse_move_times(args.move_times) if several else [args.move_time]
         tables = build_tables(args)
         specs = resolve({n for t in tables for n in t.lineup}, args.over_grpc, args.game)
         options = {} if args.max_rounds is None else {"max_rounds": str(args.max_rounds)}
@@ -707,10 +911,10 @@ def main(argv: list[str] | None = None) -> int:
     except ArenaError as exc:
         print(f"ladder: {exc}", file=sys.stderr)
         return 2
-    move_ms = 1000 * args.move_time
     path = "every bot over gRPC" if args.over_grpc else "Python bots in-process, others over gRPC"
     settings = {
-        "move_time_s": args.move_time,
+        "move_time_s": None if several else args.move_time,
+        "move_times_s": args.move_times,
         "time_bank_s": args.time_bank,
         "strike_limit": args.strike_limit,
         "game": args.game,
@@ -720,31 +924,40 @@ def main(argv: list[str] | None = None) -> int:
         "over_grpc": args.over_grpc,
         "cores": os.cpu_count(),
         "subject": args.subject,
+        "reference": args.reference,
     }
+    clock = (
+        f"move times {', '.join(f'{1000 * t:g}' for t in args.move_times)} ms"
+        if several
+        else f"move time {1000 * args.move_time:g} ms"
+    )
     print(
-        f"ladder benchmark: move time {move_ms:g} ms, bank {args.time_bank:g} s per seat per "
+        f"ladder benchmark: {clock}, bank {args.time_bank:g} s per seat per "
         f"match, strike limit {args.strike_limit}, max_rounds {settings['max_rounds']}, seed "
         f"{args.seed}; {path}; {args.workers} workers on {os.cpu_count()} cores"
     )
-    report: dict[str, Any] = {"settings": settings, "tables": [], "targets": []}
+    report: dict[str, Any] = {"settings": settings, "tables": [], "targets": [], "strength": []}
     context = multiprocessing.get_context("fork")
     executor = ProcessPoolExecutor(args.workers, mp_context=context, initializer=init_worker)
     started = time.perf_counter()
-    played: dict[tuple[tuple[str, ...], int], dict[str, Any]] = {}
     try:
-        for table in tables:
-            key = (table.lineup, table.games)
-            if key in played:  # a ladder pair already played as a head-to-head: same games
-                summary = {**played[key], "kind": table.kind, "label": table.label}
-                summary["same_games_as"] = played[key]["label"]
-            else:
-                summary = played[key] = run_table(executor, table, specs, args, rules[table.seats])
-            if table.kind == "ladder":
-                summary["expect"] = table.expect
-                summary["verdict"] = ladder_verdict(summary)
-            report["tables"].append(summary)
+        for move_time in args.move_times:
+            if several:
+                print(f"\n=== move time {move_time:g} s ===")
+            summaries = run_move_time(executor, tables, specs, args, rules, move_time, report)
+            found = [
+                {**t, "move_time_s": move_time}
+                for t in targets(
+                    summaries, args.subject, 1000 * move_time, args.game, args.reference
+                )
+            ]
+            report["targets"].extend(found)
+            at = f", move time {move_time:g} s" if several else ""
+            print(f"\n== targets ({args.subject}{at}) ==")
+            for t in found:
+                verdict = "not measured" if t["met"] is None else "met" if t["met"] else "NOT met"
+                print(f"{t['target']}: {t['measured'] or '-'} — {verdict}")
             write_json(args.json, report)
-            print_table(summary, args.workers)
     except BaseException as exc:
         for process in list(getattr(executor, "_processes", {}).values()):
             process.kill()
@@ -754,26 +967,47 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         raise
     executor.shutdown(wait=True)
-    ladder = [s for s in report["tables"] if s["kind"] == "ladder"]
-    if ladder:
-        print("\n== ladder (upper bot's score, 95% interval) ==")
-        for s in ladder:
-            upper = s["bots"][0]
-            documented = "as documented" if ladder_as_documented(s) else "NOT as documented"
-            print(
-                f"{_pair(s):>30} {upper['win_pct']:5.1f}% "
-                f"[{upper['win_low_pct']:.1f}, {upper['win_high_pct']:.1f}] over {s['games']} "
-                f"games: {s['verdict']} ({documented})"
-            )
-    report["targets"] = targets(report["tables"], args.subject, move_ms, args.game)
+    if several:
+        print_strength(report["strength"], args.subject)
     report["wall_s"] = time.perf_counter() - started
-    print(f"\n== targets ({args.subject}) ==")
-    for t in report["targets"]:
-        verdict = "not measured" if t["met"] is None else "met" if t["met"] else "NOT met"
-        print(f"{t['target']}: {t['measured'] or '-'} — {verdict}")
     print(f"total wall {report['wall_s']:.1f} s")
     write_json(args.json, report)
     return 0
+
+
+def run_move_time(
+    executor: ProcessPoolExecutor,
+    tables: list[Table],
+    specs: dict[str, BotSpec],
+    args: argparse.Namespace,
+    rules: dict[int, dict[str, Any]],
+    move_time: float,
+    report: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """Every table at one move time, each printed and added to ``report`` as it ends; the
+    subject's strength row added at the end."""
+    pool: dict[str, list[float]] = {}
+    summaries = []
+    played: dict[tuple[tuple[str, ...], int], dict[str, Any]] = {}
+    for table in tables:
+        key = (table.lineup, table.games)
+        if key in played:  # a ladder pair already played as a head-to-head: same games
+            summary = {**played[key], "kind": table.kind, "label": table.label}
+            summary["same_games_as"] = played[key]["label"]
+        else:
+            summary = played[key] = run_table(
+                executor, table, specs, args, rules[table.seats], move_time, pool
+            )
+        if table.kind == "ladder":
+            summary["expect"] = table.expect
+            summary["verdict"] = ladder_verdict(summary)
+        summaries.append(summary)
+        report["tables"].append(summary)
+        write_json(args.json, report)
+        print_table(summary, args.workers)
+    print_ladder(summaries)
+    report["strength"].append(strength_row(summaries, pool, args.subject, move_time))
+    return summaries
 
 
 if __name__ == "__main__":

@@ -181,3 +181,137 @@ def test_europe_refuses_a_table_of_classic_only(ladder, capsys):
     assert ladder.main(["--game", "europe", "--four", "strong,random,random,random"]) == 2
     err = capsys.readouterr().err
     assert "four, mixed, three and h2h" in err and "plays classic, not europe" in err
+
+
+def _args(ladder, *argv: str):
+    args = ladder.parse_args(list(argv))
+    args.subject = args.subject or ladder.SUBJECT
+    return args
+
+
+def test_reference_tables_seat_the_subject_against_the_frozen_reference(ladder):
+    args = _args(ladder, "--tables", "ref2,ref6,ref3", "--ref6-games", "10")
+    tables = ladder.build_tables(args)
+    assert [(t.kind, t.lineup, t.games) for t in tables] == [
+        ("ref3", ("strong", "planner", "planner"), 400),
+        ("ref6", ("strong",) + ("planner",) * 5, 10),
+        ("ref2", ("strong", "planner"), 400),
+    ]
+    assert len(ladder.schedule(tables[1], seed=1)) == 12  # whole rotations
+    assert tables[0].label == "ref3 strong vs 2× planner"
+    assert tables[2].label == "ref2 strong vs planner"
+    default = ladder.build_tables(_args(ladder))
+    assert [t.kind for t in default] == ["six", "three", "h2h"]
+
+
+def test_reference_tables_refuse_the_reference_as_subject_and_unknown_kinds(ladder):
+    with pytest.raises(ladder.ConfigError, match="--subject other than --reference"):
+        ladder.build_tables(_args(ladder, "--tables", "ref2", "--subject", "planner"))
+    with pytest.raises(ladder.ConfigError, match="ref3, ref6 and ref2, got ref4"):
+        ladder.build_tables(_args(ladder, "--tables", "ref4"))
+
+
+def _reference_summary(ladder, kind: str, subject_wins: int, think: float) -> dict:
+    """A reference table where the subject wins ``subject_wins`` games and thinks ``think`` ms
+    a decision (the reference 1 ms)."""
+    seats = ladder.REFERENCE_KINDS[kind]
+    table = ladder.Table(kind, ("up",) + ("ref",) * (seats - 1), 60)
+    games = ladder.schedule(table, seed=1)
+    outcomes = []
+    for i, (_, lineup) in enumerate(games):
+        winner = lineup.index("up") if i < subject_wins else (lineup.index("up") + 1) % seats
+        places = [1 if s == winner else 2 for s in range(seats)]
+        think_ms = [[think] if name == "up" else [1.0] for name in lineup]
+        outcomes.append(
+            {
+                **_outcome(places),
+                "statuses": ["OK"] * seats,
+                "strikes": [0] * seats,
+                "think_ms": think_ms,
+            }
+        )
+    return ladder.summarize(table, games, outcomes, wall=1.0, move_ms=50.0)
+
+
+def test_reference_targets_and_their_own_p99_share(ladder):
+    summaries = [
+        _reference_summary(ladder, "ref3", 31, 25.0),  # 51.7%
+        _reference_summary(ladder, "ref6", 19, 25.0),  # 31.7% < 2× par
+        _reference_summary(ladder, "ref2", 40, 25.0),  # 66.7%
+    ]
+    found = ladder.targets(summaries, "up", move_ms=50.0, reference_bot="ref")
+    met = {t["target"]: t["met"] for t in found}
+    assert met == {
+        "up ≥ 50% (par 33.3%) of 3-player games against two ref": True,
+        "up ≥ 2× par (33.3%) of 6-player games against five ref": False,
+        "up ≥ 65% head-to-head (2-player neutral game) against ref": True,
+        "up's p99 decision time ≤ 60% of the move time (30.0 ms) in the reference tables": True,
+    }  # only reference tables ran: the ladder's own targets are left out
+    slow = [_reference_summary(ladder, "ref2", 40, 31.0)]
+    found = ladder.targets([*slow, _pair(ladder, 130)], "up", move_ms=50.0, reference_bot="ref")
+    p99 = {t["target"][:12]: t["met"] for t in found if "p99" in t["target"]}
+    assert p99["up's p99 dec"] is False  # 31 ms > 60% of 50 ms in the reference table
+    # the 30% target covers the other tables only: a 31 ms subject there would fail it
+    assert p99["every bot's "] is True
+    assert any("6-player table" in t["target"] for t in found)
+
+
+def test_move_times_must_be_positive_seconds(ladder, capsys):
+    assert ladder.parse_move_times("0.05, 0.25,1") == [0.05, 0.25, 1.0]
+    for bad in ("", "0.05,x", "0.05,0", "-1", "nan"):
+        with pytest.raises(ladder.ConfigError, match="--move-times takes seconds > 0"):
+            ladder.parse_move_times(bad)
+    assert ladder.main(["--move-times", "0.05,fast"]) == 2
+    assert ladder.main(["--move-time", "0.05", "--move-times", "0.05,0.1"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("ladder: --move-times takes seconds > 0")
+    assert err[1] == "ladder: give --move-time or --move-times, not both"
+
+
+def test_reference_tables_at_several_move_times_end_to_end(ladder, tmp_path, capsys):
+    report = tmp_path / "ref.json"
+    code = ladder.main(
+        [
+            "--tables",
+            "ref2,ref3",
+            "--ref2-games",
+            "2",
+            "--ref3-games",
+            "3",
+            "--subject",
+            "random",
+            "--reference",
+            "aggressive",
+            "--max-rounds",
+            "3",
+            "--workers",
+            "1",
+            "--move-times",
+            "0.2,0.1",
+            "--json",
+            str(report),
+        ]
+    )
+    assert code == 0
+    data = json.loads(report.read_text())
+    assert data["settings"]["move_times_s"] == [0.2, 0.1]
+    assert data["settings"]["reference"] == "aggressive"
+    assert [(t["kind"], t["move_time_s"]) for t in data["tables"]] == [
+        ("ref3", 0.2),
+        ("ref2", 0.2),
+        ("ref3", 0.1),
+        ("ref2", 0.1),
+    ]
+    assert [t["lineup"] for t in data["tables"][:2]] == [
+        ["random", "aggressive", "aggressive"],
+        ["random", "aggressive"],
+    ]
+    assert {t["move_time_s"] for t in data["targets"]} == {0.2, 0.1}
+    assert [row["move_time_s"] for row in data["strength"]] == [0.2, 0.1]
+    for row, tables in zip(data["strength"], (data["tables"][:2], data["tables"][2:]), strict=True):
+        scores = [(t["label"], t["win_pct"]) for t in row["tables"]]
+        assert scores == [(t["label"], t["bots"][0]["win_pct"]) for t in tables]
+        assert row["decisions"] == sum(t["bots"][0]["decisions"] for t in tables)
+        assert row["think_ms_p99"] is not None
+    out = capsys.readouterr().out
+    assert "move times 200, 100 ms" in out and "== strength vs move time (random" in out
