@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -315,3 +316,15 @@ def test_reference_tables_at_several_move_times_end_to_end(ladder, tmp_path, cap
         assert row["think_ms_p99"] is not None
     out = capsys.readouterr().out
     assert "move times 200, 100 ms" in out and "== strength vs move time (random" in out
+
+
+def test_the_ladder_is_the_readme_s_bundled_bot_rungs(ladder):
+    """LADDER states the README's bundled-bot table: each rung on the next row of it."""
+    readme = (_FILE.parent.parent / "README.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| (`[^|]+`) \| ", readme, flags=re.MULTILINE)
+    rung_of = {name: int(n) for n, cell in rows for name in re.findall(r"`([\w-]+)`", cell)}
+    rungs = ladder.parse_ladder(ladder.LADDER)
+    assert [{rung_of[name] for name in rung} for rung in rungs] == [
+        {i} for i in range(1, len(rungs) + 1)
+    ]
+    assert rungs[-2:] == [("planner",), ("strong",)]
