@@ -1,42 +1,49 @@
-"""The strong bot: plans chains of captures by what they gain, cut where exact odds fail.
+"""The strong bot: Monte-Carlo search over the real engine, from its own view only.
 
-From each of its territories a bounded depth-first search walks through foreign neighbours,
-carrying the stack's expected survivors, and scores every prefix of the walk:
+Every decision of its own turn that shapes the game (reinforcements, each attack, each
+occupation) is a small search: a handful of candidate answers, each played on the engine
+(:meth:`ClassicRules.apply_unchecked` on copies) in many sampled worlds, then the rest of the
+turn rolled out with a fast attack policy and the end of the turn scored by an evaluation.
+A world (:class:`arena.sdk.classic_sim.Simulator`) agrees with the view and draws what the
+view hides, others' cards, the deck, missions, unrevealed headquarters and the dice, from
+the bot's own generator, so it never learns what it may not see. All candidates of one pass
+share the same world and dice (common random numbers), so their difference is measured with
+little noise; successive halving drops the worse half as evidence grows. The search is
+anytime: it stops at a share of the request's deadline, or after a fixed number of rollouts
+(``nodes``), which makes a game replayable exactly from the bot's seed.
 
-- **complete a continent**: its bonus, less the rival armies outside its borders and the
-  borders to hold (cheap-to-hold continents first; more for the mission's continents);
-- **eliminate a player**: worth more the more cards the victim holds (they come to us and
-  may be traded at once);
-- **break a continent** an opponent holds, **capture a headquarters** (Capital RISK);
-- **the turn's first capture** earns a card; each territory adds income;
-- costs: the exact expected losses and the army left behind at each step.
+The evaluation is this seat's share of the strength of the seats still playing, where a
+seat's strength is its armies, its income (territories and continents) over the next turns,
+its cards as armies, less what the neighbouring stacks and incomes are likely to take from
+it next round (exact battle odds), plus mission and headquarters progress. Its share rises
+when a rival loses a continent or is eliminated (its cards come over), and falls when
+attrition between two seats favours the third: a multi-player game is judged as one.
 
-The best chain is cut where its exact success probability
-(:func:`arena.sdk.tactics.chain_prefix_odds`) falls below :data:`GO_ODDS`. Reinforcements
-first cover the threatened borders of the continents it holds (and its headquarters), then
-go in one stack on the source of the best chain they make possible. Every attack decision
-plans again from the actual position. Captures move forward when a chain goes on from the
-new territory, otherwise armies are split by threat; the fortify moves idle interior armies
-to the most threatened border. Sets are traded as soon as they can be: the most valuable
-set, its +2 bonus on the most useful territory. It defends with the maximum dice.
+Fortifying and setup placement are judged by the evaluation alone (there are no dice);
+claims, neutral placement and headquarters use short heuristics; sets are traded as soon as
+they can be; it always defends with the maximum dice.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from arena.games.classic.board import SYMBOL_NAMES
-from arena.games.classic.cards import fixed_value
-from arena.games.classic.combat import battle_odds
-from arena.games.classic.missions import FALLBACK, MISSIONS, Mission
+from arena.games.classic import cards as cardlib
+from arena.games.classic.missions import FALLBACK, MISSIONS
+from arena.games.classic.state import NEUTRAL, ClassicState, Phase
 from arena.sdk import (
+    Action,
     Answer,
     Attack,
     Bot,
     ChooseHeadquarters,
     Claim,
+    Defend,
     EndAttack,
     EndTurn,
     Fortify,
@@ -48,491 +55,651 @@ from arena.sdk import (
     Reroll,
     Trade,
 )
-from arena.sdk.tactics import BoardInfo, chain_prefix_odds, reroll_choice
+from arena.sdk.classic_sim import Simulator
+from arena.sdk.tactics import reroll_choice
 
-GO_ODDS = 0.5
-"""A chain is cut where the odds of getting that far fall below this."""
-EXACT_ARMIES = 60
-"""Chains with more fighting armies than this use a normal approximation (see prefix_odds)."""
-ENEMY_INCOME_SHARE = 0.4
-"""Share of an adjacent enemy's income counted as threat (it may land on that border)."""
+THINK_SHARE = 0.4
+"""Share of the decision's deadline the search may use; the rest absorbs scheduler noise
+(the answer's p99 stays under 60% of the move time)."""
+NO_CLOCK_NODES = 400
+"""Rollouts per search when the match has no clock and no node budget is set."""
+INCOME_TURNS = 2.5
+"""Turns of income a seat's strength counts (income is armies every turn)."""
+THREAT_SHARE = 0.5
+"""Share of a neighbour's likely captures counted against a territory's holder."""
+MAX_CANDIDATES = 8
+SURE_ODDS = 0.75
+"""An attack this likely to capture rolls to the end in one decision."""
+MAX_CAPTURES = 10
+ROLLOUT_STEPS = 400
+"""Engine steps a rollout may take (a bound, never reached in practice)."""
+"""Captures a rollout may make before it stops attacking."""
 
 
-@lru_cache(maxsize=512)
-def expected_loss(defenders: int) -> float:
-    """Armies an ample attacker expects to lose capturing ``defenders`` armies (exact)."""
-    if defenders < 1:
+# ----------------------------------------------------------------------------- odds
+
+
+@lru_cache(maxsize=None)
+def win_odds(attackers: int, defenders: int) -> float:
+    """Exact odds that ``attackers`` rolling armies (not counting the one left behind)
+    take a territory held by ``defenders``, attacking to the end."""
+    if defenders <= 0:
+        return 1.0
+    if attackers <= 0:
         return 0.0
-    if defenders > 40:  # the loss rate is steady by then; save the large exact tables
-        return expected_loss(40) * defenders / 40
-    attackers = max(60, 3 * defenders)
-    outcomes = battle_odds(attackers, defenders).outcomes
-    return float(sum(p * (attackers - a) for (a, d), p in outcomes.items() if d == 0))
+    if attackers > 40 or defenders > 40:  # the exact recursion is deep; a normal law is close
+        mean = 0.85 * defenders  # attacker losses per defender army with 3 v 2 dice
+        z = (attackers - mean - 0.5) / math.sqrt(1.9 * defenders + 1)
+        return 0.5 * math.erfc(-z / math.sqrt(2))
+    outcomes = _BATTLE[(min(3, attackers), min(2, defenders))]
+    return sum(p * win_odds(attackers - a, defenders - d) for a, d, p in outcomes)
 
 
-def prefix_odds(fighting: int, defenders: list[int]) -> list[float]:
-    """Odds of getting through each part of a chain: exact, or a normal law for big stacks.
-
-    Armies beyond any plausible need are left out first (within about 1e-4 of the odds).
-    Up to ``EXACT_ARMIES`` fighting armies the odds are exact
-    (:func:`arena.sdk.tactics.chain_prefix_odds`); bigger battles use the sum of each
-    capture's exact expected losses with a variance of about 2.1 per defender, since the
-    exact tables grow with the square of the armies and a late-game stack has hundreds.
-    """
-    fighting = min(fighting, 2 * sum(defenders) + 2 * len(defenders) + 8)
-    if fighting <= EXACT_ARMIES:
-        return chain_prefix_odds(fighting, defenders)
-    odds, mean, variance = [], 0.0, 0.0
-    for i, d in enumerate(defenders, start=1):
-        mean += expected_loss(d)
-        variance += 2.1 * d
-        z = (fighting - i + 0.5 - mean) / math.sqrt(max(variance, 1e-9))
-        odds.append(0.5 * math.erfc(-z / math.sqrt(2)))
-    return odds
+_BATTLE: dict[tuple[int, int], tuple[tuple[int, int, float], ...]] = {
+    (3, 2): ((2, 0, 2275 / 7776), (1, 1, 2611 / 7776), (0, 2, 2890 / 7776)),
+    (2, 2): ((2, 0, 581 / 1296), (1, 1, 420 / 1296), (0, 2, 295 / 1296)),
+    (1, 2): ((1, 0, 161 / 216), (0, 1, 55 / 216)),
+    (3, 1): ((1, 0, 441 / 1296), (0, 1, 855 / 1296)),
+    (2, 1): ((1, 0, 91 / 216), (0, 1, 125 / 216)),
+    (1, 1): ((1, 0, 21 / 36), (0, 1, 15 / 36)),
+}
+"""(attacker dice, defender dice) -> (attacker losses, defender losses, probability)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Gains:
-    """Worth of captures, in armies: per territory, per completed continent, per elimination."""
-
-    territory: list[float]
-    continent: list[float]
-    rival_bonus: dict[int, float]
-    """Eliminating the seat: a rival fewer, and its cards."""
-    first: float
-    """The turn's first capture earns a card."""
+# ----------------------------------------------------------------------------- board
 
 
-@dataclass(slots=True)
-class Plan:
-    """Captures to make this turn from ``source``, in order along ``path``, and their worth."""
+class Geometry:
+    """The board's figures every evaluation reads, as flat tuples."""
 
-    value: float
-    source: int
-    path: list[int]
-
-
-class Position:
-    """What one view says, with the derived figures every decision uses."""
-
-    def __init__(self, board: BoardInfo, view: dict) -> None:
-        self.board = board
-        self.view = view
-        self.seat: int = view["seat"]
-        self.owner: list[int] = view["owner"]
-        self.armies: list[int] = view["armies"]
-        self.players: int = view["players"]
-        out = set(view["eliminated"]) | set(view.get("forfeited") or [])
-        self.rivals = [p for p in range(self.players) if p != self.seat and p not in out]
-        self.count = [0] * self.players
-        self.total = [0] * self.players
-        for t, o in enumerate(self.owner):
-            if o >= 0:
-                self.count[o] += 1
-                self.total[o] += self.armies[t]
-        self.holder: list[int | None] = []
-        for c in range(len(board.continents)):
-            first = self.owner[next(iter(board.members(c)))]
-            whole = first >= 0 and board.holds(self.owner, first, c)
-            self.holder.append(first if whole else None)
-        self.income = [max(3, self.count[p] // 3) for p in range(self.players)]
-        for c, h in enumerate(self.holder):
-            if h is not None:
-                self.income[h] += board.bonus(c)
-        self.mine = [t for t, o in enumerate(self.owner) if o == self.seat]
-
-    def enemy(self, t: int) -> bool:
-        """Owned by a rival seat (neutral and unclaimed territories never attack)."""
-        return self.owner[t] >= 0 and self.owner[t] != self.seat
-
-    def foreign(self, t: int) -> bool:
-        return self.owner[t] != self.seat
-
-    def danger(self, t: int, ignore: int = -1) -> float:
-        """Armies that could attack own territory ``t`` next round, incomes included."""
-        near = 0
-        incomes: dict[int, int] = {}
-        for n in self.board.neighbours[t]:
-            if n != ignore and self.enemy(n):
-                near += self.armies[n] - 1
-                incomes[self.owner[n]] = self.income[self.owner[n]]
-        return near + ENEMY_INCOME_SHARE * max(incomes.values(), default=0)
-
-    def danger_to_holder(self, t: int) -> float:
-        """Rival armies next to ``t`` other than its owner's: what would face us there."""
-        return sum(
-            self.armies[n] - 1
-            for n in self.board.neighbours[t]
-            if self.enemy(n) and self.owner[n] != self.owner[t]
+    def __init__(self, sim: Simulator) -> None:
+        board = sim.rules.board
+        self.size = board.size
+        self.neighbours = board.neighbours
+        self.continent_of = board.continent_of
+        self.members = tuple(c.territories for c in board.continents)
+        self.bonus = tuple(c.bonus for c in board.continents)
+        self.by_name = {c.name: i for i, c in enumerate(board.continents)}
+        self.borders = tuple(
+            tuple(
+                t
+                for t in c.territories
+                if any(board.continent_of[n] != i for n in board.neighbours[t])
+            )
+            for i, c in enumerate(board.continents)
         )
+        self.symbols = board.card_symbols
 
-    def exposed(self, t: int) -> bool:
-        return any(self.enemy(n) for n in self.board.neighbours[t])
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+class Evaluator:
+    """Scores a state for one seat: its share (0..1) of the live seats' strength."""
+
+    def __init__(self, sim: Simulator, geometry: Geometry, seat: int) -> None:
+        self.sim = sim
+        self.g = geometry
+        self.seat = seat
+        cfg = sim.config
+        self.sets = cfg.sets
+        self.capital = cfg.mode == "capital"
+        self.mission = None
+
+    def set_mission(self, mission_id: int | None) -> None:
+        if mission_id is None:
+            self.mission = None
+            return
+        mission = MISSIONS[mission_id]
+        if mission.kind == "destroy" and mission.target == self.seat:
+            mission = FALLBACK
+        self.mission = mission
+
+    def card_worth(self, s: ClassicState) -> float:
+        """Armies one card is worth: about a third of the next set."""
+        if self.sets == "fixed":
+            return 7 / 3
+        return cardlib.set_value(self.sets, s.sets_traded + 1, (0, 0, 0)) / 3
+
+    def __call__(self, s: ClassicState) -> float:
+        me = self.seat
+        if s.phase == Phase.OVER:
+            if s.winner == me:
+                return 1.0
+            places = s.places or ()
+            if me in s.eliminated or not places:
+                return 0.0
+            return 1.0 / (1 + places[me]) if me < len(places) else 0.0
+        if me in s.eliminated:
+            return 0.0
+        g = self.g
+        n = s.n
+        owner, armies = s.owner, s.armies
+        count = [0] * n
+        total = [0] * n
+        for t in range(g.size):
+            o = owner[t]
+            if o >= 0:
+                count[o] += 1
+                total[o] += armies[t]
+        income = [max(3, c // 3) for c in count]
+        held: list[int] = []
+        for c, members in enumerate(g.members):
+            first = owner[members[0]]
+            if first >= 0 and all(owner[t] == first for t in members):
+                income[first] += g.bonus[c]
+                held.append(c)
+            else:
+                held.append(-9)
+        worth = self.card_worth(s)
+        strength = [0.0] * n
+        for p in range(n):
+            if count[p]:
+                cards = len(s.hands[p])
+                strength[p] = (
+                    total[p]
+                    + INCOME_TURNS * income[p]
+                    + worth * cards * (1.3 if cards >= 3 else 1.0)
+                )
+        # Likely losses next round: each territory against its strongest hostile neighbour.
+        threat = [0.0] * n
+        for t in range(g.size):
+            o = owner[t]
+            if o < 0:
+                continue
+            best = 0.0
+            for e in g.neighbours[t]:
+                foe = owner[e]
+                if foe >= 0 and foe != o:
+                    force = armies[e] - 1 + 0.5 * income[foe]
+                    if force > best:
+                        best = force
+            if best >= 1:
+                p = win_odds(int(best), armies[t])
+                if p > 0.02:
+                    c = g.continent_of[t]
+                    loss = armies[t] + 1 + (INCOME_TURNS * g.bonus[c] if held[c] == o else 0)
+                    threat[o] += p * loss
+        for p in range(n):
+            if count[p]:
+                strength[p] = max(0.5, strength[p] - THREAT_SHARE * threat[p])
+        strength[me] += self._goals(s, count, held)
+        if s.conquered and s.seat == me:
+            strength[me] += worth  # the card this turn's capture earns
+        live = sum(strength[p] for p in range(n) if count[p])
+        return strength[me] / live if live > 0 else 0.0
+
+    def _goals(self, s: ClassicState, count: list[int], held: list[int]) -> float:
+        """Armies' worth of progress towards a mission or headquarters."""
+        me = self.seat
+        bonus = 0.0
+        mission = self.mission
+        if mission is not None:
+            if mission.kind == "continents":
+                for name in mission.continents:
+                    c = self.g.by_name[name]
+                    mine = sum(1 for t in self.g.members[c] if s.owner[t] == me)
+                    bonus += 12.0 * mine / len(self.g.members[c]) + (10.0 if held[c] == me else 0)
+            elif mission.kind == "territories":
+                ok = sum(
+                    1
+                    for t, o in enumerate(s.owner)
+                    if o == me and s.armies[t] >= mission.min_armies
+                )
+                bonus += 1.5 * min(ok, mission.territories)
+            elif mission.kind == "destroy" and mission.target in s.eliminated:
+                bonus += 40.0
+            elif mission.kind == "destroy" and mission.target < s.n:
+                bonus += 6.0 * (12 - min(12, count[mission.target]))
+        if self.capital and s.hq:
+            hq = s.hq if s.hq_revealed else s.hq_pending
+            for p, t in enumerate(hq):
+                if t >= 0 and s.owner[t] == me:
+                    bonus += 20.0 if p == me else 14.0
+                elif p == me and t >= 0:
+                    bonus -= 30.0
+        return bonus
+
+
+# ----------------------------------------------------------------------------- rollouts
+
+
+class Rollout:
+    """A fast policy for every seat, played on the engine to this seat's next turn, then the
+    evaluation: the rest of this turn, and each opponent's reply (trades, reinforcements and
+    attacks with the cards and dice of the sampled world)."""
+
+    def __init__(self, sim: Simulator, geometry: Geometry, seat: int, evaluate: Evaluator) -> None:
+        self.sim = sim
+        self.rules = sim.rules
+        self.g = geometry
+        self.seat = seat
+        self.evaluate = evaluate
+
+    def finish(self, s: ClassicState) -> float:
+        """Play on until this seat is to reinforce again (or the game ends) and score it."""
+        rules, me = self.rules, self.seat
+        captures = 0
+        turn = s.turns
+        for _ in range(ROLLOUT_STEPS):
+            phase = s.phase
+            if phase == Phase.OVER:
+                break
+            if phase == Phase.DEFEND:
+                assert s.attack is not None
+                defender = s.owner[s.attack[1]]
+                rules.apply_unchecked(s, defender, Defend(min(2, s.armies[s.attack[1]])))
+                continue
+            seat = s.seat
+            if s.turns != turn:
+                turn, captures = s.turns, 0
+                if seat == me:
+                    break
+            if phase == Phase.ATTACK:
+                attack = self.attack(s, seat) if captures < MAX_CAPTURES else None
+                if attack is None:
+                    rules.apply_unchecked(s, seat, EndAttack())
+                    continue
+                rules.apply_unchecked(s, seat, attack)
+                if s.phase == Phase.OCCUPY:
+                    captures += 1
+            elif phase == Phase.OCCUPY:
+                rules.apply_unchecked(s, seat, self.occupy(s, seat))
+            elif phase == Phase.TRADE:
+                options = rules.legal_options(s, seat)
+                rules.apply_unchecked(s, seat, Trade(options.sets[0] if options.sets else None))
+            elif phase == Phase.REINFORCE:
+                rules.apply_unchecked(s, seat, Place(((self.best_source(s, seat), s.to_place),)))
+            elif phase == Phase.FORTIFY:
+                rules.apply_unchecked(s, seat, EndTurn())
+            elif phase == Phase.REROLL:
+                rules.apply_unchecked(s, seat, Reroll(None))
+            else:
+                break
+        return self.evaluate(s)
+
+    def attack(self, s: ClassicState, me: int) -> Attack | None:
+        """The best-looking attack: a strong margin, or one that completes a continent or
+        takes a player's last territories; None ends the attacks."""
+        g = self.g
+        owner, armies = s.owner, s.armies
+        best: tuple[float, int, int] | None = None
+        for t in range(g.size):
+            if owner[t] != me or armies[t] < 3:
+                continue
+            a = armies[t] - 1
+            for n in g.neighbours[t]:
+                o = owner[n]
+                if o == me:
+                    continue
+                d = armies[n]
+                margin = a - d
+                if margin < 2:
+                    if margin < 0 or not self._completes(s, n, me):
+                        continue
+                score = margin + (6.0 if self._completes(s, n, me) else 0.0)
+                if o == NEUTRAL:
+                    score -= 2.0
+                if best is None or score > best[0]:
+                    best = (score, t, n)
+        if best is None:
+            return None
+        return Attack(best[1], best[2], 3, until=2, reroll="auto")
+
+    def _completes(self, s: ClassicState, t: int, me: int) -> bool:
+        c = self.g.continent_of[t]
+        return all(s.owner[m] == me or m == t for m in self.g.members[c])
+
+    def occupy(self, s: ClassicState, me: int) -> Occupy:
+        """Move on with the stack unless the source still faces hostile neighbours."""
+        assert s.occupy is not None
+        src, dst, least = s.occupy
+        total = s.armies[src] + s.armies[dst]
+        most = total - 1
+        hostile = sum(s.armies[n] for n in self.g.neighbours[src] if s.owner[n] != me and n != dst)
+        keep = min(most - least, hostile // 2) if hostile else 0
+        return Occupy(max(least, most - keep))
+
+    def best_source(self, s: ClassicState, me: int) -> int:
+        """Own territory with the most armies against a foreign neighbour."""
+        g = self.g
+        best, where = -1.0e9, -1
+        for t in range(g.size):
+            if s.owner[t] != me:
+                continue
+            weakest = min((s.armies[n] for n in g.neighbours[t] if s.owner[n] != me), default=-1)
+            if weakest < 0:
+                continue
+            score = s.armies[t] - weakest
+            if score > best:
+                best, where = score, t
+        if where < 0:
+            where = next(t for t in range(g.size) if s.owner[t] == me)
+        return where
+
+
+# ----------------------------------------------------------------------------- search
+
+
+class Budget:
+    """When a search must stop: a node count (replayable), or a clock deadline."""
+
+    def __init__(self, nodes: int | None, seconds: float | None) -> None:
+        self.nodes = nodes
+        self.deadline = time.perf_counter() + seconds if seconds is not None else None
+        self.used = 0
+
+    def spent(self) -> bool:
+        if self.nodes is not None:
+            return self.used >= self.nodes
+        assert self.deadline is not None
+        return time.perf_counter() >= self.deadline
+
+
+def halving_search(
+    candidates: Sequence[Action],
+    world: Callable[[], ClassicState],
+    play: Callable[[ClassicState, Action], float],
+    budget: Budget,
+) -> int:
+    """Index of the candidate with the best mean score over shared sampled worlds.
+
+    Each pass samples one world and scores every live candidate in a copy of it; after
+    passes 2, 4, 8, ... the worse half of the live candidates is dropped (two stay at
+    least). The budget is checked after every rollout, so a pass may be cut short; the
+    candidates come best-first by their prior, so a first pass cut short still compares the
+    likeliest ones, and a candidate never scored is never chosen.
+    """
+    if len(candidates) == 1:
+        return 0
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    live = list(range(len(candidates)))
+    passes = 0
+    next_cut = 2
+    while not budget.spent():
+        base = world()
+        for i in live:
+            totals[i] += play(base.copy(), candidates[i])
+            counts[i] += 1
+            budget.used += 1
+            if budget.spent():
+                break
+        passes += 1
+        if passes >= next_cut and len(live) > 2:
+            live.sort(key=lambda i: (-totals[i] / counts[i], i))
+            live = live[: max(2, (len(live) + 1) // 2)]
+            next_cut *= 2
+    scored = [i for i in live if counts[i]] or [0]
+    return max(scored, key=lambda i: (totals[i] / max(1, counts[i]), -i))
+
+
+# ----------------------------------------------------------------------------- the bot
 
 
 class StrongBot(Bot):
-    """Plans chains of captures by exact odds; holds continents, eliminates, breaks bonuses."""
+    """Searches its turn on the engine in sampled worlds; see the module docstring."""
 
     name = "strong"
-    version = "1.0"
+    version = "2.0"
     always_max_defence = True
+
+    def __init__(self, nodes: int | None = None) -> None:
+        self.nodes = nodes
+        """Rollouts per search; None: as many as the clock allows."""
 
     def start(self, match: MatchInfo) -> None:
         super().start(match)
-        self.board = BoardInfo(match.board)
-        symbol = {name: i for i, name in enumerate(SYMBOL_NAMES)}
-        self.symbols = [symbol[s] for s in match.board.get("card_symbols", [])]
-        self.sets_rule = str(match.rules.get("sets", "increasing"))
-        self.plan: Plan | None = None
+        self.sim = Simulator(match)
+        self.g = Geometry(self.sim)
+        self.seat = match.seat
+        self.rng = random.Random(match.bot_seed)
+        self.evaluate = Evaluator(self.sim, self.g, match.seat)
+        self.rollout = Rollout(self.sim, self.g, match.seat, self.evaluate)
+        self.move_time = match.move_time_ms / 1000
+        self.searches = 0
 
-    # ------------------------------------------------------------------ goals
+    # ------------------------------------------------------------ search plumbing
 
-    def _mission(self, view: dict) -> Mission | None:
-        if not view.get("mission"):
-            return None
-        mission = MISSIONS[view["mission"]["id"]]
-        if mission.kind == "destroy" and mission.target == view["seat"]:
-            return FALLBACK
-        return mission
+    def _budget(self, request: Request, share: float = THINK_SHARE) -> Budget:
+        if self.nodes is not None:
+            return Budget(self.nodes, None)
+        # The deadline is the move time plus what is left in the bank; plan on the move time.
+        allowed = (request.deadline_ms - request.time_bank_ms) / 1000 or self.move_time
+        if allowed <= 0:
+            return Budget(NO_CLOCK_NODES, None)
+        return Budget(None, share * allowed)
 
-    def _card_worth(self, view: dict) -> float:
-        """Armies one card is worth, about a third of the next set."""
-        value = view.get("next_set_value") or 8
-        return value / 3
-
-    def _continent_value(self, pos: Position, c: int) -> float:
-        """Worth of holding continent ``c``: its bonus, less what its borders would cost."""
-        board = self.board
-        value = 2.5 * board.bonus(c)
-        outside_threat = 0.0
-        for b in board.continent_borders(c):
-            for n in board.neighbours[b]:
-                if board.continent_of[n] != c and pos.enemy(n):
-                    outside_threat += pos.armies[n] - 1
-        value -= 0.15 * outside_threat + 0.6 * len(board.continent_borders(c))
-        mission = self._mission(pos.view)
-        if (
-            mission
-            and mission.kind == "continents"
-            and board.continents[c].name in mission.continents
-        ):
-            value += 12
-        return max(value, 0.5)
-
-    def _importance(self, pos: Position, t: int) -> float:
-        """How much own territory ``t`` matters to defend (continent bonus, headquarters)."""
-        c = self.board.continent_of[t]
-        weight = 0.0
-        if pos.holder[c] == pos.seat and t in self.board.continent_borders(c):
-            weight = 1.0 + self.board.bonus(c) / 2
-        hq = pos.view.get("headquarters") or []
-        if pos.seat < len(hq) and hq[pos.seat] == t:
-            weight = max(weight, 6.0)
-        return weight
-
-    def _keep(self, pos: Position, source: int, target: int) -> int:
-        """Armies to leave in ``source`` when it attacks ``target``."""
-        importance = self._importance(pos, source)
-        if importance <= 0:
-            return 1
-        need = pos.danger(source, ignore=target) * (1.2 if importance >= 6 else 0.8)
-        return max(1, min(pos.armies[source] - 1, math.ceil(need)))
-
-    # ------------------------------------------------------------------ plans
-
-    def _gains(self, pos: Position) -> Gains:
-        """What each capture is worth to this seat now (see :class:`Gains`)."""
-        board, view = self.board, pos.view
-        card = self._card_worth(view)
-        mission = self._mission(view)
-        territory = [0.0] * board.size
-        for t in range(board.size):
-            if not pos.foreign(t):
-                continue
-            value = 1.0 - 0.04 * pos.danger_to_holder(t)
-            if self._breaks(pos, t):
-                value += 1.5 * board.bonus(board.continent_of[t])
-            if mission is not None and mission.kind == "territories":
-                value += 0.8
-            territory[t] = value
-        continent = [self._continent_value(pos, c) for c in range(len(board.continents))]
-        rival_bonus = {}
-        for p in pos.rivals:
-            bonus = 5.0 + view["card_counts"][p] * card * 1.5
-            if mission and mission.kind == "destroy" and mission.target == p:
-                bonus += 60
-            rival_bonus[p] = bonus
-        hq = view.get("headquarters") or []
-        for p, t in enumerate(hq):
-            if p != pos.seat and t >= 0 and pos.owner[t] != pos.seat:
-                territory[t] += 14.0
-        first = 0.0 if view.get("conquered_this_turn") else card + 1.0
-        return Gains(territory, continent, rival_bonus, first)
+    def _prepare(self, request: Request) -> None:
+        mission = request.view.get("mission")
+        self.evaluate.set_mission(mission["id"] if mission else None)
 
     def _search(
-        self, pos: Position, gains: Gains, source: int, fighting: int, budget: int = 300
-    ) -> tuple[float, list[int]]:
-        """Best chain of captures from ``source`` with ``fighting`` armies: (score, path).
+        self,
+        request: Request,
+        candidates: Sequence[Action],
+        prime: Callable[[ClassicState], None] | None = None,
+    ) -> Action:
+        """The best of ``candidates`` for this decision by :func:`halving_search`."""
+        self._prepare(request)
+        budget = self._budget(request)
+        view, rng, sim = request.view, self.rng, self.sim
+        me = self.seat
 
-        A bounded depth-first search; armies are carried as their expected survivors, and the
-        chosen chain is then cut where its exact odds (:func:`chain_odds`) fall too low.
-        """
-        board, owner, armies = self.board, pos.owner, pos.armies
-        missing = [
-            sum(1 for t in board.members(c) if owner[t] != pos.seat)
-            for c in range(len(board.continents))
-        ]
-        left = {p: pos.count[p] for p in gains.rival_bonus}
-        best: tuple[float, list[int]] = (0.0, [])
-        path: list[int] = []
-        taken: set[int] = set()
-        expansions = 0
+        def world() -> ClassicState:
+            s = sim.sample(view, rng)
+            if prime is not None:
+                prime(s)
+            return s
 
-        def step(here: int, strength: float, score: float) -> None:
-            nonlocal best, expansions
-            options = [n for n in board.neighbours[here] if owner[n] != pos.seat and n not in taken]
-            options.sort(key=lambda n: (armies[n] - gains.territory[n], n))
-            for n in options[:4]:
-                if expansions >= budget:
-                    return
-                defenders = armies[n]
-                if strength < defenders + 1.5:
-                    continue
-                expansions += 1
-                value = gains.territory[n] - 0.6 * expected_loss(defenders) - 0.35
-                if not path:
-                    value += gains.first
-                c = board.continent_of[n]
-                missing[c] -= 1
-                if missing[c] == 0:
-                    value += gains.continent[c]
-                victim = owner[n]
-                if victim in left:
-                    left[victim] -= 1
-                    if left[victim] == 0:
-                        value += gains.rival_bonus[victim]
-                path.append(n)
-                taken.add(n)
-                total = score + value
-                if total > best[0]:
-                    best = (total, list(path))
-                step(n, strength - expected_loss(defenders) - 1, total)
-                path.pop()
-                taken.discard(n)
-                missing[c] += 1
-                if victim in left:
-                    left[victim] += 1
+        def play(s: ClassicState, action: Action) -> float:
+            self.sim.rules.apply_unchecked(s, me, action)
+            return self.rollout.finish(s)
 
-        step(source, float(fighting), 0.0)
-        score, chain = best
-        # Cut the chain where the exact odds of getting that far are too low.
-        odds = prefix_odds(fighting, [armies[t] for t in chain])
-        while chain and odds[len(chain) - 1] < GO_ODDS:
-            chain = chain[:-1]
-        return (score if chain else 0.0), chain
+        self.searches += 1
+        return candidates[halving_search(candidates, world, play, budget)]
 
-    def _best_plan(
-        self, pos: Position, extra: int = 0, allowed: set[int] | None = None
-    ) -> Plan | None:
-        """The best chain from any own territory, with ``extra`` new armies placed there."""
-        gains = self._gains(pos)
-        best: Plan | None = None
-        sources = [
-            t
-            for t in pos.mine
-            if (allowed is None or t in allowed)
-            and any(pos.foreign(n) for n in self.board.neighbours[t])
-        ]
-        sources.sort(key=lambda t: -pos.armies[t])
-        for s in sources[:8]:
-            fighting = pos.armies[s] - self._keep(pos, s, -1) + extra
-            if fighting < 2:
-                continue
-            score, chain = self._search(pos, gains, s, fighting)
-            if chain and (best is None or score > best.value):
-                best = Plan(score, s, chain)
-        return best
-
-    # -------------------------------------------------------------- placement
-
-    def _defence_needs(self, pos: Position) -> list[tuple[float, int, int]]:
-        """(importance, territory, armies short) for own territories worth defending."""
-        needs = []
-        for t in pos.mine:
-            importance = self._importance(pos, t)
-            if importance <= 0:
-                continue
-            short = math.ceil(pos.danger(t) * (1.1 if importance >= 6 else 0.9)) - pos.armies[t]
-            if short > 0:
-                needs.append((importance, t, short))
-        return sorted(needs, reverse=True)
-
-    def _allocate(self, pos: Position, count: int, allowed: set[int]) -> dict[int, int]:
-        """Spread ``count`` new armies: guard what matters, stack the rest for the best chain."""
-        share: dict[int, int] = {}
-        needs = self._defence_needs(pos)
-        guard = min(sum(n for _, _, n in needs), count // 2 if needs else 0)
-        if needs and needs[0][0] >= 6:
-            guard = min(sum(n for _, _, n in needs), count)  # the headquarters comes first
-        for _, t, missing in needs:
-            if guard <= 0:
-                break
-            if t in allowed:
-                give = min(missing, guard)
-                share[t] = share.get(t, 0) + give
-                guard -= give
-        left = count - sum(share.values())
-        if left:
-            plan = self._best_plan(pos, extra=left, allowed=allowed)
-            self.plan = plan
-            if plan is not None:
-                target = plan.source
-            else:
-                candidates = [t for t in allowed if pos.exposed(t)] or sorted(allowed)
-                target = max(candidates, key=lambda t: (pos.danger(t) - pos.armies[t], -t))
-            share[target] = share.get(target, 0) + left
-        return share
-
-    # -------------------------------------------------------------- decisions
-
-    def claim(self, request: Request) -> Answer:
-        pos = Position(self.board, request.view)
-        board = self.board
-
-        def score(t: int) -> tuple[float, int]:
-            c = board.continent_of[t]
-            members = board.members(c)
-            ours = sum(1 for m in members if pos.owner[m] == pos.seat)
-            free = sum(1 for m in members if pos.owner[m] == -2)
-            rival = max(
-                (sum(1 for m in members if pos.owner[m] == p) for p in pos.rivals), default=0
-            )
-            worth = board.bonus(c) / len(board.continent_borders(c))
-            value = worth * (1 + ours - 0.8 * rival) / len(members) * 4
-            if rival and ours == 0 and rival + free == len(members) and free <= 2:
-                value += board.bonus(c)  # the last free territory stops a rival's continent
-            value += 0.3 * sum(1 for n in board.neighbours[t] if pos.owner[n] == pos.seat)
-            value -= 0.05 * len(board.neighbours[t])
-            return value, -t
-
-        return Claim(max(request.options.territories, key=score))
-
-    def place(self, request: Request) -> Answer:
-        pos = Position(self.board, request.view)
-        options = request.options
-        share = self._allocate(pos, options.armies, set(options.territories))
-        return Place(tuple(sorted(share.items())))
+    # ------------------------------------------------------------ own turn
 
     def reinforce(self, request: Request) -> Answer:
-        return self.place(request)
+        options = request.options
+        view = request.view
+        count = options.armies
+        allowed = list(options.territories)
+        owner, armies = view["owner"], view["armies"]
+        me = self.seat
+        g = self.g
+        front = [t for t in allowed if any(owner[n] != me for n in g.neighbours[t])] or allowed
 
-    def place_neutral(self, request: Request) -> Answer:
-        pos = Position(self.board, request.view)
-        board = self.board
-        rival = pos.rivals[0] if pos.rivals else -1
+        def opportunity(t: int) -> float:
+            weakest = min((armies[n] for n in g.neighbours[t] if owner[n] != me), default=99)
+            return armies[t] - weakest + 0.5 * sum(1 for n in g.neighbours[t] if owner[n] != me)
 
-        def score(t: int) -> tuple[float, int]:
-            c = board.continent_of[t]
-            members = board.members(c)
-            theirs = sum(1 for m in members if pos.owner[m] == rival) / len(members)
-            ours = sum(1 for m in members if pos.owner[m] == pos.seat) / len(members)
-            near = sum(pos.armies[n] for n in board.neighbours[t] if pos.owner[n] == rival)
-            return 3 * theirs * board.bonus(c) - 3 * ours * board.bonus(c) + 0.2 * near, -t
+        def danger(t: int) -> float:
+            return (
+                sum(armies[n] for n in g.neighbours[t] if owner[n] >= 0 and owner[n] != me)
+                - armies[t]
+            )
 
-        return PlaceNeutral(max(request.options.territories, key=score))
+        attackers = sorted(front, key=lambda t: (-opportunity(t), t))[:5]
+        defenders = sorted(front, key=lambda t: (-danger(t), t))[:3]
+        candidates: list[Action] = []
+        for t in dict.fromkeys(attackers + defenders):
+            candidates.append(Place(((t, count),)))
+        if count >= 2 and attackers and defenders and attackers[0] != defenders[0]:
+            half = count // 2
+            pair = sorted(((attackers[0], count - half), (defenders[0], half)))
+            candidates.append(Place(tuple(pair)))
+        return self._search(request, candidates[: MAX_CANDIDATES + 1])
 
-    def headquarters(self, request: Request) -> Answer:
-        pos = Position(self.board, request.view)
+    def attack(self, request: Request) -> Answer:
+        view = request.view
+        owner, armies = view["owner"], view["armies"]
+        g = self.g
+        me = self.seat
+        scored = []
+        for source, target, dice in request.options.attacks:
+            a, d = armies[source] - 1, armies[target]
+            if a < 2 and d > 1:
+                continue
+            c = g.continent_of[target]
+            completes = all(owner[m] == me or m == target for m in g.members[c])
+            score = (
+                win_odds(a, d)
+                + (0.3 if completes else 0.0)
+                - (0.1 if owner[target] == NEUTRAL else 0.0)
+            )
+            scored.append((score, source, target, dice))
+        scored.sort(key=lambda x: (-x[0], x[1], x[2]))
+        candidates: list[Action] = [EndAttack()]
+        for odds, source, target, dice in scored[: MAX_CANDIDATES - 1]:
+            # Likely captures roll to the end; close ones one battle at a time, so the next
+            # roll is decided again with this one's outcome known.
+            until = 1 if odds >= SURE_ODDS else None
+            candidates.append(Attack(source, target, dice, until=until, reroll="auto"))
+        return self._search(request, candidates)
 
-        def score(t: int) -> tuple[float, int]:
-            return pos.armies[t] - pos.danger(t) - 0.5 * len(self.board.neighbours[t]), -t
+    def occupy(self, request: Request) -> Answer:
+        options = request.options
+        low, high = options.min_armies, options.max_armies
+        source, target, _ = options.battle
+        candidates = sorted({low, high, (low + high) // 2, max(low, high - 3)})
+        least = options.min_armies
 
-        return ChooseHeadquarters(max(request.options.territories, key=score))
+        def prime(s: ClassicState) -> None:
+            s.phase = Phase.OCCUPY
+            s.occupy = (source, target, least)
+
+        return self._search(request, [Occupy(n) for n in candidates], prime)
+
+    def fortify(self, request: Request) -> Answer:
+        self._prepare(request)
+        s = self.sim.sample(request.view, self.rng)
+        armies = s.armies
+        best_value = self.evaluate(s)
+        best: Answer = EndTurn()
+        budget = self._budget(request, THINK_SHARE / 2)
+        for source, target, most in request.options.fortifies:
+            for move in {most, max(1, most // 2)}:
+                armies[source] -= move
+                armies[target] += move
+                value = self.evaluate(s)
+                armies[source] += move
+                armies[target] -= move
+                budget.used += 1
+                if value > best_value + 1e-9:
+                    best_value, best = value, Fortify(source, target, move)
+            if budget.spent():
+                break
+        return best
 
     def trade(self, request: Request) -> Answer:
         options = request.options
         if not options.sets:
             return Trade(None)
         cards = options.sets[0]
-        if self.sets_rule == "fixed" and self.symbols:
-            cards = max(options.sets, key=lambda s: fixed_value(tuple(self.symbols[c] for c in s)))
-        pos = Position(self.board, request.view)
+        if self.sim.config.sets == "fixed":
+            symbols = self.g.symbols
+            cards = max(
+                options.sets,
+                key=lambda c: cardlib.fixed_value((symbols[c[0]], symbols[c[1]], symbols[c[2]])),
+            )
         eligible = [c for c in cards if c in options.bonus_territories]
         if not eligible:
             return Trade(cards)
-        plan_source = self.plan.source if self.plan else -1
+        view = request.view
+        me = self.seat
 
-        def useful(t: int) -> tuple[float, int]:
-            return (t == plan_source) * 5 + self._importance(pos, t) + pos.danger(t) / 10, -t
+        def exposure(t: int) -> tuple[int, int]:
+            return sum(
+                view["armies"][n] for n in self.g.neighbours[t] if view["owner"][n] != me
+            ), -t
 
-        return Trade(cards, bonus_territory=max(eligible, key=useful))
-
-    def attack(self, request: Request) -> Answer:
-        pos = Position(self.board, request.view)
-        plan = self.plan = self._best_plan(pos)
-        if plan is None or plan.value <= 0:
-            return EndAttack()
-        target = plan.path[0]
-        keep = self._keep(pos, plan.source, target)
-        for source, to, dice in request.options.attacks:
-            if (source, to) == (plan.source, target):
-                return Attack(source, target, dice, until=keep, reroll="auto")
-        return EndAttack()
-
-    def _breaks(self, pos: Position, t: int) -> bool:
-        """Whether capturing ``t`` breaks a rival's whole continent."""
-        h = pos.holder[self.board.continent_of[t]]
-        return h is not None and h != pos.seat
+        return Trade(cards, bonus_territory=max(eligible, key=exposure))
 
     def reroll(self, request: Request) -> Answer:
         options = request.options
         return Reroll(reroll_choice(options.attacker_dice, options.defender_dice))
 
-    def occupy(self, request: Request) -> Answer:
-        pos = Position(self.board, request.view)
-        source, target, _ = request.options.battle
-        low, high = request.options.min_armies, request.options.max_armies
-        total = pos.armies[source] + pos.armies[target]
-        keep = self._keep(pos, source, target)
-        gains = self._gains(pos)
-        ahead, _ = self._search(pos, gains, target, total - keep - 1, budget=120)
-        behind, _ = self._search(pos, gains, source, total - low - 1, budget=120)
-        if ahead > 0 and ahead >= behind:
-            return Occupy(max(low, min(high, total - keep)))
-        if behind > 0:
-            return Occupy(low)
-        # Nothing more to take from either: split by what each side faces.
-        d_source = pos.danger(source) + 3 * self._importance(pos, source)
-        d_target = pos.danger(target) + 3 * self._importance(pos, target)
-        if d_source + d_target <= 0:
-            return Occupy(low)
-        moved = round(total * d_target / (d_source + d_target))
-        return Occupy(max(low, min(high, moved, total - 1)))
+    # ------------------------------------------------------------ setup
 
-    def fortify(self, request: Request) -> Answer:
-        pos = Position(self.board, request.view)
-        best: tuple[float, tuple[int, int, int]] | None = None
-        for source, target, most in request.options.fortifies:
-            if not pos.exposed(target):
-                continue
-            need = pos.danger(target) - pos.armies[target]
-            weight = 1.0 + self._importance(pos, target)
-            if pos.exposed(source):
-                spare = pos.armies[source] - 1 - math.ceil(pos.danger(source))
-                if spare <= 0 or need <= 0 or self._importance(pos, source) > weight - 1:
-                    continue
-                move = min(most, spare, math.ceil(need))
-                score = weight * move
-            else:
-                move = most
-                score = 1000.0 + weight * (need + most)
-            if move >= 1 and (best is None or score > best[0]):
-                best = (score, (source, target, move))
-        self.plan = None
-        if best is None:
-            return EndTurn()
-        return Fortify(*best[1])
+    def place(self, request: Request) -> Answer:
+        """Setup armies go where the evaluation likes them best (no dice: one world)."""
+        self._prepare(request)
+        s = self.sim.sample(request.view, self.rng)
+        count = request.options.armies
+        best_value, best_t = -1.0, request.options.territories[0]
+        for t in request.options.territories:
+            s.armies[t] += count
+            value = self.evaluate(s) + 0.002 * self._attack_potential(s, t)
+            s.armies[t] -= count
+            if value > best_value:
+                best_value, best_t = value, t
+        return Place(((best_t, count),))
+
+    def _attack_potential(self, s: ClassicState, t: int) -> float:
+        """How close own ``t`` is to taking its weakest foreign neighbour."""
+        foes = [s.armies[n] for n in self.g.neighbours[t] if s.owner[n] != self.seat]
+        if not foes:
+            return -5.0
+        return min(5.0, s.armies[t] - min(foes))
+
+    def claim(self, request: Request) -> Answer:
+        view = request.view
+        owner = view["owner"]
+        me = self.seat
+        g = self.g
+
+        def score(t: int) -> tuple[float, int]:
+            c = g.continent_of[t]
+            members = g.members[c]
+            ours = sum(1 for m in members if owner[m] == me)
+            theirs = max(
+                (
+                    sum(1 for m in members if owner[m] == p)
+                    for p in range(view["players"])
+                    if p != me
+                ),
+                default=0,
+            )
+            free = sum(1 for m in members if owner[m] == -2)
+            value = g.bonus[c] / len(g.borders[c]) * (1 + ours - 0.8 * theirs) / len(members) * 4
+            if theirs and not ours and theirs + free == len(members) and free <= 2:
+                value += g.bonus[c]
+            value += 0.3 * sum(1 for n in g.neighbours[t] if owner[n] == me)
+            return value - 0.05 * len(g.neighbours[t]), -t
+
+        return Claim(max(request.options.territories, key=score))
+
+    def place_neutral(self, request: Request) -> Answer:
+        view = request.view
+        owner, armies = view["owner"], view["armies"]
+        me = self.seat
+        rival = next((p for p in range(view["players"]) if p != me), -1)
+        g = self.g
+
+        def score(t: int) -> tuple[float, int]:
+            c = g.continent_of[t]
+            members = g.members[c]
+            theirs = sum(1 for m in members if owner[m] == rival) / len(members)
+            ours = sum(1 for m in members if owner[m] == me) / len(members)
+            near = sum(armies[n] for n in g.neighbours[t] if owner[n] == rival)
+            return 3 * (theirs - ours) * g.bonus[c] + 0.2 * near, -t
+
+        return PlaceNeutral(max(request.options.territories, key=score))
+
+    def headquarters(self, request: Request) -> Answer:
+        view = request.view
+        owner, armies = view["owner"], view["armies"]
+        me = self.seat
+
+        def score(t: int) -> tuple[float, int]:
+            danger = sum(armies[n] for n in self.g.neighbours[t] if owner[n] != me)
+            return armies[t] - danger - 0.5 * len(self.g.neighbours[t]), -t
+
+        return ChooseHeadquarters(max(request.options.territories, key=score))
 
 
 if __name__ == "__main__":
-    StrongBot().run()
+    nodes = int(sys.argv[sys.argv.index("--nodes") + 1]) if "--nodes" in sys.argv else None
+    StrongBot(nodes).run()
