@@ -74,7 +74,7 @@ POSITIONS = {
 }
 
 
-def _started(name: str, rules, seat: int) -> Bot:
+def _started(name: str, rules, seat: int, move_time_ms: int = 50) -> Bot:
     """A bot started from the MatchStart a real seat would receive (through the codec)."""
     bot = load_bot(find_bot(name))
     start = envelope.match_start_to_pb(
@@ -83,7 +83,7 @@ def _started(name: str, rules, seat: int) -> Bot:
         seat=seat,
         names=[name] * rules.n,
         bot_seed=7,
-        move_time_ms=50,
+        move_time_ms=move_time_ms,
         time_bank_ms=0,
     )
     bot.start(wire.match_info(start))

@@ -87,7 +87,7 @@ class Simulator:
         self, view: dict[str, Any], me: int, n: int, rng: random.Random
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
         """Own hand as seen; every other hand and the draw pile from the unseen cards."""
-        mine = tuple(sorted(view["hand"]))
+        mine = tuple(view["hand"])
         unseen = [c for c in range(self.cards) if c not in mine]
         rng.shuffle(unseen)
         counts = view["card_counts"]
