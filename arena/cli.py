@@ -915,6 +915,9 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
 
 
 DEMO_BOTS = ("random", "continent", "js-heuristic", "strong")
+DEMO_MOVE_TIME = 0.1
+"""Seconds per decision in the classic demo: ``strong`` searches for a share of the move
+time, so the demo's clock sets how long it takes."""
 """The ladder's bottom, middle and top rungs, in both languages (js-heuristic is JavaScript)."""
 DEMO_EUROPE_BOTS = ("random", "js-random", "js-europe", "europe-heuristic")
 """RISK: Europe's bots, random and heuristic, in both languages."""
@@ -935,6 +938,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             seats=3,
             rounds=1,
             rules={"max_rounds": "60"},
+            move_time=DEMO_MOVE_TIME,
             workers=args.workers or 0,
         ),
         tournaments.TournamentSettings(

@@ -31,7 +31,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache
 
 from arena.games.classic import cards as cardlib
 from arena.games.classic.missions import FALLBACK, MISSIONS
@@ -79,7 +79,7 @@ ROLLOUT_STEPS = 400
 # ----------------------------------------------------------------------------- odds
 
 
-@lru_cache(maxsize=None)
+@cache
 def win_odds(attackers: int, defenders: int) -> float:
     """Exact odds that ``attackers`` rolling armies (not counting the one left behind)
     take a territory held by ``defenders``, attacking to the end."""
@@ -334,9 +334,8 @@ class Rollout:
                     continue
                 d = armies[n]
                 margin = a - d
-                if margin < 2:
-                    if margin < 0 or not self._completes(s, n, me):
-                        continue
+                if margin < 2 and (margin < 0 or not self._completes(s, n, me)):
+                    continue
                 score = margin + (6.0 if self._completes(s, n, me) else 0.0)
                 if o == NEUTRAL:
                     score -= 2.0
@@ -502,6 +501,10 @@ class StrongBot(Bot):
     # ------------------------------------------------------------ own turn
 
     def reinforce(self, request: Request) -> Answer:
+        return self._search(request, self.reinforce_candidates(request))
+
+    def reinforce_candidates(self, request: Request) -> list[Action]:
+        """Every army in one stack where attacks look best or danger is worst, and a split."""
         options = request.options
         view = request.view
         count = options.armies
@@ -530,9 +533,13 @@ class StrongBot(Bot):
             half = count // 2
             pair = sorted(((attackers[0], count - half), (defenders[0], half)))
             candidates.append(Place(tuple(pair)))
-        return self._search(request, candidates[: MAX_CANDIDATES + 1])
+        return candidates[: MAX_CANDIDATES + 1]
 
     def attack(self, request: Request) -> Answer:
+        return self._search(request, self.attack_candidates(request))
+
+    def attack_candidates(self, request: Request) -> list[Action]:
+        """Ending the attacks, and the attacks with the best odds (a continent counts extra)."""
         view = request.view
         owner, armies = view["owner"], view["armies"]
         g = self.g
@@ -557,7 +564,7 @@ class StrongBot(Bot):
             # roll is decided again with this one's outcome known.
             until = 1 if odds >= SURE_ODDS else None
             candidates.append(Attack(source, target, dice, until=until, reroll="auto"))
-        return self._search(request, candidates)
+        return candidates
 
     def occupy(self, request: Request) -> Answer:
         options = request.options
