@@ -100,7 +100,9 @@ def test_a_sample_depends_only_on_what_the_seat_may_see():
 def test_samples_vary_the_hidden_cards_and_keep_the_own_hand():
     rules = ClassicRules(ClassicConfig.parse({}, 3))
     state, seat = next(
-        (s, p) for s, p in _positions(rules, seed=8) if len(s.hands[p]) and sum(map(len, s.hands)) > 3
+        (s, p)
+        for s, p in _positions(rules, seed=8)
+        if len(s.hands[p]) and sum(map(len, s.hands)) > 3
     )
     view = rules.view(state, seat)
     sim = Simulator(_match(rules, seat))
