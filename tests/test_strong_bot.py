@@ -3,6 +3,10 @@ within its share of the clock at a long move time too."""
 
 from __future__ import annotations
 
+import importlib.util
+import random
+from pathlib import Path
+
 import pytest
 
 from arena.bots import find_bot, load_bot
@@ -68,3 +72,32 @@ def test_strong_answers_in_time_at_a_one_second_move_time(position):
     action, elapsed = _ask(bot, rules, state, seat)
     rules.check(state, seat, action)
     assert elapsed < 1.0, f"took {elapsed:.2f} s on {position}"
+
+
+def _train_value():
+    path = Path(find_bot("strong").path) / "train_value.py"
+    spec = importlib.util.spec_from_file_location("strong_train_value", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_value_is_trained_on_labelled_turn_starts():
+    train = _train_value()
+    samples = train.play(11)
+    assert len(samples) > 10
+    for rows, target, mover in samples:
+        assert len(rows) == len(target) >= 2 and 0 <= mover < len(rows)
+        assert abs(sum(target) - 1) < 1e-9
+        assert all(len(row) == len(rows[0]) for row in rows)
+    # A feature that decides every game gets a large positive weight, a useless one none.
+    rng = random.Random(3)
+    synthetic = []
+    for _ in range(200):
+        a, b = rng.random(), rng.random()
+        noise = rng.random()
+        synthetic.append(([[a, noise], [b, noise]], [float(a > b), float(a <= b)], 0))
+    weights = train.fit(synthetic, 2, steps=150)
+    assert weights[0] > 3 and abs(weights[1]) < 0.5
+    assert train.log_loss(weights, synthetic) < train.log_loss([0.0, 0.0], synthetic)

@@ -2,38 +2,41 @@
 
 Every decision of its own turn that shapes the game (reinforcements, each attack, each
 occupation) is a small search: a handful of candidate answers, each played on the engine
-(:meth:`ClassicRules.apply_unchecked` on copies) in many sampled worlds, then the rest of the
-turn rolled out with a fast attack policy and the end of the turn scored by an evaluation.
+(:meth:`ClassicRules.apply_unchecked` on copies) in many sampled worlds, then the game rolled
+out with a fast attack policy for every seat until this seat is to reinforce again (the rest
+of its turn and every opponent's reply), and that position scored by a learned value.
 A world (:class:`arena.sdk.classic_sim.Simulator`) agrees with the view and draws what the
 view hides, others' cards, the deck, missions, unrevealed headquarters and the dice, from
 the bot's own generator, so it never learns what it may not see. All candidates of one pass
 share the same world and dice (common random numbers), so their difference is measured with
 little noise; successive halving drops the worse half as evidence grows. The search is
-anytime: it stops at a share of the request's deadline, or after a fixed number of rollouts
+anytime: it stops at a share of the move time, or after a fixed number of rollouts
 (``nodes``), which makes a game replayable exactly from the bot's seed.
 
-The evaluation is this seat's share of the strength of the seats still playing, where a
-seat's strength is its armies, its income (territories and continents) over the next turns,
-its cards as armies, less what the neighbouring stacks and incomes are likely to take from
-it next round (exact battle odds), plus mission and headquarters progress. Its share rises
-when a rival loses a continent or is eliminated (its cards come over), and falls when
-attrition between two seats favours the third: a multi-player game is judged as one.
+The value is the chance that this seat wins, a softmax over the seats still playing of a
+linear score of :data:`FEATURES` (shares of armies, territories and income, cards in
+armies, armies at risk next round by exact odds, seats until its turn, territories on a
+front, continent bonuses), fitted by ``train_value.py`` on games of the bundled bots; a
+secret mission's or the headquarters' progress adds to the seat's armies.
 
-Fortifying and setup placement are judged by the evaluation alone (there are no dice);
+Fortifying and setup placement are judged by the value alone (there are no dice);
 claims, neutral placement and headquarters use short heuristics; sets are traded as soon as
 they can be; it always defends with the maximum dice.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import cache
+from pathlib import Path
 
 from arena.games.classic import cards as cardlib
+from arena.games.classic.board import Board
 from arena.games.classic.missions import FALLBACK, MISSIONS
 from arena.games.classic.state import NEUTRAL, ClassicState, Phase
 from arena.sdk import (
@@ -63,14 +66,15 @@ THINK_SHARE = 0.4
 (the answer's p99 stays under 60% of the move time)."""
 NO_CLOCK_NODES = 400
 """Rollouts per search when the match has no clock and no node budget is set."""
-INCOME_TURNS = 2.5
-"""Turns of income a seat's strength counts (income is armies every turn)."""
-THREAT_SHARE = 0.5
-"""Share of a neighbour's likely captures counted against a territory's holder."""
 MAX_CANDIDATES = 8
 SURE_ODDS = 0.75
 """An attack this likely to capture rolls to the end in one decision."""
 MAX_CAPTURES = 10
+ROLL_MARGIN = 2
+"""Rollout attacks need this many more rolling armies than defenders (unless they complete a
+continent or take a player's last territory)."""
+ROLL_UNTIL = 3
+"""Rollout attacks stop when the source is down to this many armies (three dice or none)."""
 ROLLOUT_STEPS = 400
 """Engine steps a rollout may take (a bound, never reached in practice)."""
 """Captures a rollout may make before it stops attacking."""
@@ -112,8 +116,7 @@ _BATTLE: dict[tuple[int, int], tuple[tuple[int, int, float], ...]] = {
 class Geometry:
     """The board's figures every evaluation reads, as flat tuples."""
 
-    def __init__(self, sim: Simulator) -> None:
-        board = sim.rules.board
+    def __init__(self, board: Board) -> None:
         self.size = board.size
         self.neighbours = board.neighbours
         self.continent_of = board.continent_of
@@ -131,11 +134,106 @@ class Geometry:
         self.symbols = board.card_symbols
 
 
+FEATURES = (
+    "armies",
+    "territories",
+    "income",
+    "cards",
+    "at_risk",
+    "turn_distance",
+    "frontier",
+    "bonus",
+)
+"""Per-seat features of the learned value, each a share or a fraction (see seat_features)."""
+
+
+def seat_features(
+    g: Geometry,
+    owner: Sequence[int],
+    armies: Sequence[int],
+    hands: Sequence[int],
+    card_worth: float,
+    n: int,
+    to_move: int,
+    to_place: int,
+) -> dict[int, list[float]]:
+    """:data:`FEATURES` of every seat still holding territories, at the start of
+    ``to_move``'s turn (its ``to_place`` new armies counted as its own): shares of the
+    players' armies, territories and income; cards in armies over all armies; the share of
+    its armies likely lost next round (exact odds against the strongest hostile neighbour
+    and half its income); seats until its turn over seats; the share of its territories on
+    a front; its continent bonuses over all income."""
+    count = [0] * n
+    total = [0] * n
+    frontier = [0] * n
+    for t in range(g.size):
+        o = owner[t]
+        if o >= 0:
+            count[o] += 1
+            total[o] += armies[t]
+    if 0 <= to_move < n:
+        total[to_move] += to_place
+    income = [max(3, c // 3) if c else 0 for c in count]
+    bonus = [0] * n
+    for c, members in enumerate(g.members):
+        first = owner[members[0]]
+        if first >= 0 and all(owner[t] == first for t in members):
+            income[first] += g.bonus[c]
+            bonus[first] += g.bonus[c]
+    risk = [0.0] * n
+    for t in range(g.size):
+        o = owner[t]
+        if o < 0:
+            continue
+        best = 0.0
+        for e in g.neighbours[t]:
+            foe = owner[e]
+            if foe != o:
+                if foe >= 0 and armies[e] - 1 + 0.5 * income[foe] > best:
+                    best = armies[e] - 1 + 0.5 * income[foe]
+                elif foe == NEUTRAL and best == 0.0:
+                    best = 0.001
+        if best > 0:
+            frontier[o] += 1
+            if best >= 1:
+                risk[o] += win_odds(int(best), armies[t]) * (armies[t] + 1)
+    all_armies = max(1, sum(total))
+    all_count = max(1, sum(count))
+    all_income = max(1, sum(income))
+    features: dict[int, list[float]] = {}
+    for p in range(n):
+        if not count[p]:
+            continue
+        features[p] = [
+            total[p] / all_armies,
+            count[p] / all_count,
+            income[p] / all_income,
+            hands[p] * card_worth / all_armies,
+            min(1.0, risk[p] / max(1, total[p])),
+            ((p - to_move) % n) / n,
+            frontier[p] / count[p],
+            bonus[p] / all_income,
+        ]
+    return features
+
+
+def _load_value() -> tuple[float, ...]:
+    """The weights ``train_value.py`` fitted, one per :data:`FEATURES` name."""
+    data = json.loads((Path(__file__).resolve().parent / "value.json").read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"value.json has features {data['features']}, expected {FEATURES}")
+    return tuple(float(w) for w in data["weights"])
+
+
+VALUE = _load_value()
+"""Weights of the learned value: a seat's score is their dot product with its features."""
+
+
 # ----------------------------------------------------------------------------- evaluation
 
 
 class Evaluator:
-    """Scores a state for one seat: its share (0..1) of the live seats' strength."""
+    """Scores a state for one seat: its learned chance (0..1) of winning the game."""
 
     def __init__(self, sim: Simulator, geometry: Geometry, seat: int) -> None:
         self.sim = sim
@@ -162,78 +260,48 @@ class Evaluator:
         return cardlib.set_value(self.sets, s.sets_traded + 1, (0, 0, 0)) / 3
 
     def __call__(self, s: ClassicState) -> float:
+        """The learned chance that this seat wins (see :data:`VALUE`), goals included."""
         me = self.seat
         if s.phase == Phase.OVER:
             if s.winner == me:
                 return 1.0
             places = s.places or ()
-            if me in s.eliminated or not places:
+            if me in s.eliminated or me >= len(places):
                 return 0.0
-            return 1.0 / (1 + places[me]) if me < len(places) else 0.0
+            return 1.0 / (1 + places[me])
         if me in s.eliminated:
             return 0.0
-        g = self.g
-        n = s.n
         owner, armies = s.owner, s.armies
-        count = [0] * n
-        total = [0] * n
-        for t in range(g.size):
-            o = owner[t]
-            if o >= 0:
-                count[o] += 1
-                total[o] += armies[t]
-        income = [max(3, c // 3) for c in count]
-        held: list[int] = []
-        for c, members in enumerate(g.members):
-            first = owner[members[0]]
-            if first >= 0 and all(owner[t] == first for t in members):
-                income[first] += g.bonus[c]
-                held.append(c)
-            else:
-                held.append(-9)
-        worth = self.card_worth(s)
-        strength = [0.0] * n
-        for p in range(n):
-            if count[p]:
-                cards = len(s.hands[p])
-                strength[p] = (
-                    total[p]
-                    + INCOME_TURNS * income[p]
-                    + worth * cards * (1.3 if cards >= 3 else 1.0)
-                )
-        # Likely losses next round: each territory against its strongest hostile neighbour.
-        threat = [0.0] * n
-        for t in range(g.size):
-            o = owner[t]
-            if o < 0:
-                continue
-            best = 0.0
-            for e in g.neighbours[t]:
-                foe = owner[e]
-                if foe >= 0 and foe != o:
-                    force = armies[e] - 1 + 0.5 * income[foe]
-                    if force > best:
-                        best = force
-            if best >= 1:
-                p = win_odds(int(best), armies[t])
-                if p > 0.02:
-                    c = g.continent_of[t]
-                    loss = armies[t] + 1 + (INCOME_TURNS * g.bonus[c] if held[c] == o else 0)
-                    threat[o] += p * loss
-        for p in range(n):
-            if count[p]:
-                strength[p] = max(0.5, strength[p] - THREAT_SHARE * threat[p])
-        strength[me] += self._goals(s, count, held)
-        if s.conquered and s.seat == me:
-            strength[me] += worth  # the card this turn's capture earns
-        live = sum(strength[p] for p in range(n) if count[p])
-        return strength[me] / live if live > 0 else 0.0
+        to_place = s.to_place if s.phase in (Phase.REINFORCE, Phase.TRADE) else 0
+        hands = [len(h) for h in s.hands]
+        features = seat_features(
+            self.g, owner, armies, hands, self.card_worth(s), s.n, s.seat, to_place
+        )
+        if me not in features:
+            return 0.0
+        weights = VALUE
+        scores = {
+            p: sum(w * x for w, x in zip(weights, f, strict=True)) for p, f in features.items()
+        }
+        goals = self._goals(s, features)
+        if goals:
+            total_armies = max(1, sum(armies[t] for t in range(self.g.size) if owner[t] >= 0))
+            scores[me] += weights[0] * goals / total_armies
+        top = max(scores.values())
+        norm = sum(math.exp(v - top) for v in scores.values())
+        return math.exp(scores[me] - top) / norm
 
-    def _goals(self, s: ClassicState, count: list[int], held: list[int]) -> float:
+    def _goals(self, s: ClassicState, features: dict[int, list[float]]) -> float:
         """Armies' worth of progress towards a mission or headquarters."""
         me = self.seat
         bonus = 0.0
         mission = self.mission
+        if mission is None and not (self.capital and s.hq):
+            return 0.0
+        owner = s.owner
+        held = [
+            owner[m[0]] if all(owner[t] == owner[m[0]] for t in m) else -9 for m in self.g.members
+        ]
         if mission is not None:
             if mission.kind == "continents":
                 for name in mission.continents:
@@ -250,7 +318,8 @@ class Evaluator:
             elif mission.kind == "destroy" and mission.target in s.eliminated:
                 bonus += 40.0
             elif mission.kind == "destroy" and mission.target < s.n:
-                bonus += 6.0 * (12 - min(12, count[mission.target]))
+                left = sum(1 for o in owner if o == mission.target)
+                bonus += 6.0 * (12 - min(12, left))
         if self.capital and s.hq:
             hq = s.hq if s.hq_revealed else s.hq_pending
             for p, t in enumerate(hq):
@@ -323,6 +392,10 @@ class Rollout:
         takes a player's last territories; None ends the attacks."""
         g = self.g
         owner, armies = s.owner, s.armies
+        counts = [0] * s.n
+        for x in owner:
+            if x >= 0:
+                counts[x] += 1
         best: tuple[float, int, int] | None = None
         for t in range(g.size):
             if owner[t] != me or armies[t] < 3:
@@ -334,16 +407,22 @@ class Rollout:
                     continue
                 d = armies[n]
                 margin = a - d
-                if margin < 2 and (margin < 0 or not self._completes(s, n, me)):
+                last = o >= 0 and counts[o] == 1
+                completes = self._completes(s, n, me)
+                if margin < ROLL_MARGIN and (margin < 0 or not (last or completes)):
                     continue
-                score = margin + (6.0 if self._completes(s, n, me) else 0.0)
+                score = margin + (6.0 if completes else 0.0)
                 if o == NEUTRAL:
                     score -= 2.0
+                elif last:
+                    score += 8.0 + 2.0 * len(s.hands[o])  # an elimination hands over its cards
+                elif all(owner[m] == o for m in g.members[g.continent_of[n]]):
+                    score += 3.0  # breaks a continent
                 if best is None or score > best[0]:
                     best = (score, t, n)
         if best is None:
             return None
-        return Attack(best[1], best[2], 3, until=2, reroll="auto")
+        return Attack(best[1], best[2], 3, until=ROLL_UNTIL, reroll="auto")
 
     def _completes(self, s: ClassicState, t: int, me: int) -> bool:
         c = self.g.continent_of[t]
@@ -450,7 +529,7 @@ class StrongBot(Bot):
     def start(self, match: MatchInfo) -> None:
         super().start(match)
         self.sim = Simulator(match)
-        self.g = Geometry(self.sim)
+        self.g = Geometry(self.sim.rules.board)
         self.seat = match.seat
         self.rng = random.Random(match.bot_seed)
         self.evaluate = Evaluator(self.sim, self.g, match.seat)
@@ -547,8 +626,8 @@ class StrongBot(Bot):
         scored = []
         for source, target, dice in request.options.attacks:
             a, d = armies[source] - 1, armies[target]
-            if a < 2 and d > 1:
-                continue
+            if dice < 3 and not (d == 1 and dice == 2):
+                continue  # fewer dice lose more armies per capture
             c = g.continent_of[target]
             completes = all(owner[m] == me or m == target for m in g.members[c])
             score = (
