@@ -915,7 +915,7 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
 
 
 DEMO_BOTS = ("random", "continent", "js-heuristic", "strong")
-DEMO_MOVE_TIME = 0.1
+DEMO_MOVE_TIME = 0.05
 """Seconds per decision in the classic demo: ``strong`` searches for a share of the move
 time, so the demo's clock sets how long it takes."""
 """The ladder's bottom, middle and top rungs, in both languages (js-heuristic is JavaScript)."""

@@ -64,8 +64,9 @@ from arena.sdk.tactics import reroll_choice
 THINK_SHARE = 0.4
 """Share of the decision's deadline the search may use; the rest absorbs scheduler noise
 (the answer's p99 stays under 60% of the move time)."""
-NO_CLOCK_NODES = 400
-"""Rollouts per search when the match has no clock and no node budget is set."""
+NO_CLOCK_NODES = 60
+"""Rollouts per search when the match has no clock and no node budget is set: about what a
+50 ms move time allows."""
 MAX_CANDIDATES = 8
 SURE_ODDS = 0.75
 """An attack this likely to capture rolls to the end in one decision."""
