@@ -32,7 +32,6 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from functools import cache
 from pathlib import Path
 
 from arena.games.classic import cards as cardlib
@@ -59,7 +58,7 @@ from arena.sdk import (
     Trade,
 )
 from arena.sdk.classic_sim import Simulator
-from arena.sdk.tactics import reroll_choice
+from arena.sdk.tactics import capture_odds, reroll_choice
 
 THINK_SHARE = 0.4
 """Share of the decision's deadline the search may use; the rest absorbs scheduler noise
@@ -68,9 +67,11 @@ NO_CLOCK_NODES = 60
 """Rollouts per search when the match has no clock and no node budget is set: about what a
 50 ms move time allows."""
 MAX_CANDIDATES = 8
+"""Candidate answers a search starts with."""
 SURE_ODDS = 0.75
 """An attack this likely to capture rolls to the end in one decision."""
 MAX_CAPTURES = 10
+"""Captures a rollout may make in one turn before it stops attacking."""
 ROLL_MARGIN = 2
 """Rollout attacks need this many more rolling armies than defenders (unless they complete a
 continent or take a player's last territory)."""
@@ -78,37 +79,6 @@ ROLL_UNTIL = 3
 """Rollout attacks stop when the source is down to this many armies (three dice or none)."""
 ROLLOUT_STEPS = 400
 """Engine steps a rollout may take (a bound, never reached in practice)."""
-"""Captures a rollout may make before it stops attacking."""
-
-
-# ----------------------------------------------------------------------------- odds
-
-
-@cache
-def win_odds(attackers: int, defenders: int) -> float:
-    """Exact odds that ``attackers`` rolling armies (not counting the one left behind)
-    take a territory held by ``defenders``, attacking to the end."""
-    if defenders <= 0:
-        return 1.0
-    if attackers <= 0:
-        return 0.0
-    if attackers > 40 or defenders > 40:  # the exact recursion is deep; a normal law is close
-        mean = 0.85 * defenders  # attacker losses per defender army with 3 v 2 dice
-        z = (attackers - mean - 0.5) / math.sqrt(1.9 * defenders + 1)
-        return 0.5 * math.erfc(-z / math.sqrt(2))
-    outcomes = _BATTLE[(min(3, attackers), min(2, defenders))]
-    return sum(p * win_odds(attackers - a, defenders - d) for a, d, p in outcomes)
-
-
-_BATTLE: dict[tuple[int, int], tuple[tuple[int, int, float], ...]] = {
-    (3, 2): ((2, 0, 2275 / 7776), (1, 1, 2611 / 7776), (0, 2, 2890 / 7776)),
-    (2, 2): ((2, 0, 581 / 1296), (1, 1, 420 / 1296), (0, 2, 295 / 1296)),
-    (1, 2): ((1, 0, 161 / 216), (0, 1, 55 / 216)),
-    (3, 1): ((1, 0, 441 / 1296), (0, 1, 855 / 1296)),
-    (2, 1): ((1, 0, 91 / 216), (0, 1, 125 / 216)),
-    (1, 1): ((1, 0, 21 / 36), (0, 1, 15 / 36)),
-}
-"""(attacker dice, defender dice) -> (attacker losses, defender losses, probability)."""
 
 
 # ----------------------------------------------------------------------------- board
@@ -197,7 +167,7 @@ def seat_features(
         if best > 0:
             frontier[o] += 1
             if best >= 1:
-                risk[o] += win_odds(int(best), armies[t]) * (armies[t] + 1)
+                risk[o] += capture_odds(int(best), armies[t]) * (armies[t] + 1)
     all_armies = max(1, sum(total))
     all_count = max(1, sum(count))
     all_income = max(1, sum(income))
@@ -632,7 +602,7 @@ class StrongBot(Bot):
             c = g.continent_of[target]
             completes = all(owner[m] == me or m == target for m in g.members[c])
             score = (
-                win_odds(a, d)
+                capture_odds(a, d)
                 + (0.3 if completes else 0.0)
                 - (0.1 if owner[target] == NEUTRAL else 0.0)
             )
