@@ -36,11 +36,10 @@ from pathlib import Path
 
 from arena.games.classic import cards as cardlib
 from arena.games.classic.board import Board
-from arena.games.classic.missions import FALLBACK, MISSIONS
+from arena.games.classic.missions import FALLBACK, MISSIONS, Mission
 from arena.games.classic.state import NEUTRAL, ClassicState, Phase
 from arena.sdk import (
     Action,
-    Answer,
     Attack,
     Bot,
     ChooseHeadquarters,
@@ -57,6 +56,7 @@ from arena.sdk import (
     Reroll,
     Trade,
 )
+from arena.sdk.classic import Answer
 from arena.sdk.classic_sim import Simulator
 from arena.sdk.tactics import capture_odds, reroll_choice
 
@@ -213,7 +213,7 @@ class Evaluator:
         cfg = sim.config
         self.sets = cfg.sets
         self.capital = cfg.mode == "capital"
-        self.mission = None
+        self.mission: Mission | None = None
 
     def set_mission(self, mission_id: int | None) -> None:
         if mission_id is None:
@@ -254,7 +254,7 @@ class Evaluator:
         scores = {
             p: sum(w * x for w, x in zip(weights, f, strict=True)) for p, f in features.items()
         }
-        goals = self._goals(s, features)
+        goals = self._goals(s)
         if goals:
             total_armies = max(1, sum(armies[t] for t in range(self.g.size) if owner[t] >= 0))
             scores[me] += weights[0] * goals / total_armies
@@ -262,7 +262,7 @@ class Evaluator:
         norm = sum(math.exp(v - top) for v in scores.values())
         return math.exp(scores[me] - top) / norm
 
-    def _goals(self, s: ClassicState, features: dict[int, list[float]]) -> float:
+    def _goals(self, s: ClassicState) -> float:
         """Armies' worth of progress towards a mission or headquarters."""
         me = self.seat
         bonus = 0.0

@@ -49,7 +49,7 @@ def play(seed: int) -> list[Sample]:
     from arena.games.classic.board import classic_board
     from arena.games.classic.game import ClassicGame
     from arena.referee.match import play_match
-    from arena.sdk import Bot, Request
+    from arena.sdk import Answer, Bot, MatchInfo, Request
 
     strong = _strong_module()
     geometry = strong.Geometry(classic_board())
@@ -63,11 +63,11 @@ def play(seed: int) -> list[Sample]:
         def __init__(self, inner: Bot) -> None:
             self.inner = inner
 
-        def start(self, match):  # type: ignore[no-untyped-def]
+        def start(self, match: MatchInfo) -> None:
             super().start(match)
             self.inner.start(match)
 
-        def choose(self, request: Request):  # type: ignore[no-untyped-def]
+        def choose(self, request: Request) -> Answer:
             view = request.view
             if request.kind == "reinforce" and not view["conquered_this_turn"]:
                 worth = (view.get("next_set_value") or 7) / 3
@@ -84,7 +84,7 @@ def play(seed: int) -> list[Sample]:
                 positions.append((features, view["seat"]))
             return self.inner.choose(request)
 
-    bots = [Recorder(load_bot(find_bot(rng.choice(LINEUP)))) for _ in range(players)]
+    bots: list[Bot] = [Recorder(load_bot(find_bot(rng.choice(LINEUP)))) for _ in range(players)]
     game = ClassicGame(ClassicConfig.parse({}, players))
     result = play_match(game, bots, seed)
     places = [s.place for s in result.seats]
