@@ -207,7 +207,6 @@ class Evaluator:
     """Scores a state for one seat: its learned chance (0..1) of winning the game."""
 
     def __init__(self, sim: Simulator, geometry: Geometry, seat: int) -> None:
-        self.sim = sim
         self.g = geometry
         self.seat = seat
         cfg = sim.config
@@ -310,7 +309,6 @@ class Rollout:
     attacks with the cards and dice of the sampled world)."""
 
     def __init__(self, sim: Simulator, geometry: Geometry, seat: int, evaluate: Evaluator) -> None:
-        self.sim = sim
         self.rules = sim.rules
         self.g = geometry
         self.seat = seat
@@ -506,7 +504,6 @@ class StrongBot(Bot):
         self.evaluate = Evaluator(self.sim, self.g, match.seat)
         self.rollout = Rollout(self.sim, self.g, match.seat, self.evaluate)
         self.move_time = match.move_time_ms / 1000
-        self.searches = 0
 
     # ------------------------------------------------------------ search plumbing
 
@@ -533,7 +530,7 @@ class StrongBot(Bot):
         self._prepare(request)
         budget = self._budget(request)
         view, rng, sim = request.view, self.rng, self.sim
-        me = self.seat
+        me, apply, finish = self.seat, sim.rules.apply_unchecked, self.rollout.finish
 
         def world() -> ClassicState:
             s = sim.sample(view, rng)
@@ -542,10 +539,9 @@ class StrongBot(Bot):
             return s
 
         def play(s: ClassicState, action: Action) -> float:
-            self.sim.rules.apply_unchecked(s, me, action)
-            return self.rollout.finish(s)
+            apply(s, me, action)
+            return finish(s)
 
-        self.searches += 1
         return candidates[halving_search(candidates, world, play, budget)]
 
     # ------------------------------------------------------------ own turn
