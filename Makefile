@@ -18,10 +18,10 @@ demo: $(STAMP)
 	$(BIN)/arena demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -n auto -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

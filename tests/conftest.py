@@ -7,7 +7,10 @@ every run, as it does on one real installation.
 Bot processes run without isolation layers (``ARENA_ISOLATION=off``): the suite's test bots
 write what they saw into the test's folders and import helpers from beside their own
 folder, which a sandbox rightly forbids. Tests of the layers turn them on themselves (the
-``isolation`` fixture of ``tests/referee/test_isolation.py``)."""
+``isolation`` fixture of ``tests/referee/test_isolation.py``).
+
+The terminal's ``COLUMNS`` is not inherited: piped reports are as wide as their tables, and
+the tests that check wrapping set it themselves."""
 
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ def _one_installation() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ARENA_SECRET", TEST_KEY.hex())
         patch.setenv("ARENA_ISOLATION", "off")
+        patch.delenv("COLUMNS", raising=False)
         yield
 
 

@@ -31,7 +31,12 @@ SILENT = 40
 def note(record: dict[str, int]) -> None:
     folder = os.environ.get("ARENA_TEST_OUT")
     if folder:
-        Path(folder, f"hoarder-{os.getpid()}.json").write_text(json.dumps(record))
+        # Written whole then renamed, so the test never reads a half-written note of a
+        # hoarder stopped mid-write.
+        final = Path(folder, f"hoarder-{os.getpid()}.json")
+        partial = final.with_suffix(".part")
+        partial.write_text(json.dumps(record))
+        partial.replace(final)
 
 
 def bare_sockets(path: str, opened: dict[str, int], filled: threading.Event) -> None:
