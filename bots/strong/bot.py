@@ -9,9 +9,10 @@ A world (:class:`arena.sdk.classic_sim.Simulator`) agrees with the view and draw
 view hides, others' cards, the deck, missions, unrevealed headquarters and the dice, from
 the bot's own generator, so it never learns what it may not see. All candidates of one pass
 share the same world and dice (common random numbers), so their difference is measured with
-little noise; successive halving drops the worse half as evidence grows. The search is
-anytime: it stops at a share of the move time, or after a fixed number of rollouts
-(``nodes``), which makes a game replayable exactly from the bot's seed.
+little noise; successive halving drops the worse half as evidence grows, and a settled
+leader ends the search early. The search is anytime: it stops at a share of the move time,
+or after a fixed number of rollouts (``nodes``), which makes a game replayable exactly from
+the bot's seed.
 
 The value is the chance that this seat wins, a softmax over the seats still playing of a
 linear score of :data:`FEATURES` (shares of armies, territories and income, cards in
@@ -66,6 +67,10 @@ THINK_SHARE = 0.4
 NO_CLOCK_NODES = 60
 """Rollouts per search when the match has no clock and no node budget is set: about what a
 50 ms move time allows."""
+SETTLE_PASSES = 6
+"""Passes a search makes at least before it may stop on a settled leader."""
+SETTLE_Z = 3.0
+"""Standard errors by which a settled leader is ahead of every other live candidate."""
 MAX_CANDIDATES = 8
 """Candidate answers a search starts with."""
 SURE_ODDS = 0.75
@@ -365,6 +370,22 @@ class Rollout:
         for x in owner:
             if x >= 0:
                 counts[x] += 1
+        # Per continent: how many territories ``me`` lacks, and who holds it whole.
+        missing = []
+        holder = []
+        for members in g.members:
+            first = owner[members[0]]
+            whole = True
+            lacking = 0
+            for m in members:
+                o = owner[m]
+                if o != me:
+                    lacking += 1
+                if o != first:
+                    whole = False
+            missing.append(lacking)
+            holder.append(first if whole else -9)
+        continent_of = g.continent_of
         best: tuple[float, int, int] | None = None
         for t in range(g.size):
             if owner[t] != me or armies[t] < 3:
@@ -374,28 +395,26 @@ class Rollout:
                 o = owner[n]
                 if o == me:
                     continue
-                d = armies[n]
-                margin = a - d
+                margin = a - armies[n]
+                if margin < 0:
+                    continue
                 last = o >= 0 and counts[o] == 1
-                completes = self._completes(s, n, me)
-                if margin < ROLL_MARGIN and (margin < 0 or not (last or completes)):
+                c = continent_of[n]
+                completes = missing[c] == 1
+                if margin < ROLL_MARGIN and not (last or completes):
                     continue
                 score = margin + (6.0 if completes else 0.0)
                 if o == NEUTRAL:
                     score -= 2.0
                 elif last:
                     score += 8.0 + 2.0 * len(s.hands[o])  # an elimination hands over its cards
-                elif all(owner[m] == o for m in g.members[g.continent_of[n]]):
+                elif holder[c] == o:
                     score += 3.0  # breaks a continent
                 if best is None or score > best[0]:
                     best = (score, t, n)
         if best is None:
             return None
         return Attack(best[1], best[2], 3, until=ROLL_UNTIL, reroll="auto")
-
-    def _completes(self, s: ClassicState, t: int, me: int) -> bool:
-        c = self.g.continent_of[t]
-        return all(s.owner[m] == me or m == t for m in self.g.members[c])
 
     def occupy(self, s: ClassicState, me: int) -> Occupy:
         """Move on with the stack unless the source still faces hostile neighbours."""
@@ -455,30 +474,54 @@ def halving_search(
     passes 2, 4, 8, ... the worse half of the live candidates is dropped (two stay at
     least). The budget is checked after every rollout, so a pass may be cut short; the
     candidates come best-first by their prior, so a first pass cut short still compares the
-    likeliest ones, and a candidate never scored is never chosen.
+    likeliest ones, and a candidate never scored is never chosen. The search also stops
+    once the leader is settled (:func:`settled`): time is not spent on a clear choice.
     """
     if len(candidates) == 1:
         return 0
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
+    scores: list[list[float]] = [[] for _ in candidates]
     live = list(range(len(candidates)))
     passes = 0
     next_cut = 2
     while not budget.spent():
         base = world()
         for i in live:
-            totals[i] += play(base.copy(), candidates[i])
-            counts[i] += 1
+            scores[i].append(play(base.copy(), candidates[i]))
             budget.used += 1
             if budget.spent():
                 break
         passes += 1
         if passes >= next_cut and len(live) > 2:
-            live.sort(key=lambda i: (-totals[i] / counts[i], i))
+            live.sort(key=lambda i: (-_mean(scores[i]), i))
             live = live[: max(2, (len(live) + 1) // 2)]
             next_cut *= 2
-    scored = [i for i in live if counts[i]] or [0]
-    return max(scored, key=lambda i: (totals[i] / max(1, counts[i]), -i))
+        if passes >= SETTLE_PASSES and settled(scores, live):
+            break
+    scored = [i for i in live if scores[i]] or [0]
+    return max(scored, key=lambda i: (_mean(scores[i]), -i))
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else -math.inf
+
+
+def settled(scores: Sequence[Sequence[float]], live: Sequence[int]) -> bool:
+    """Whether the live leader beats every other live candidate by more than
+    :data:`SETTLE_Z` standard errors of their paired differences (the same worlds, so the
+    noise of the dice mostly cancels), or the candidates score alike in every world."""
+    leader = max(live, key=lambda i: (_mean(scores[i]), -i))
+    for j in live:
+        if j == leader:
+            continue
+        diffs = [a - b for a, b in zip(scores[leader], scores[j], strict=False)]
+        k = len(diffs)
+        mean = sum(diffs) / k
+        spread = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        if spread == 0.0 and mean == 0.0:
+            continue  # alike in every world: either will do
+        if mean * mean * k <= SETTLE_Z * SETTLE_Z * spread or mean <= 0:
+            return False
+    return True
 
 
 # ----------------------------------------------------------------------------- the bot
