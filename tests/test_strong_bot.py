@@ -3,7 +3,6 @@ within its share of the clock at a long move time too."""
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import random
 from pathlib import Path
@@ -102,33 +101,3 @@ def test_the_value_is_trained_on_labelled_turn_starts():
     weights = train.fit(synthetic, 2, steps=150)
     assert weights[0] > 3 and abs(weights[1]) < 0.5
     assert train.log_loss(weights, synthetic) < train.log_loss([0.0, 0.0], synthetic)
-
-
-def _strong_module():
-    return importlib.import_module(type(load_bot(find_bot("strong"))).__module__)
-
-
-def test_the_search_stops_early_on_a_clear_or_indifferent_choice_and_not_on_a_close_one():
-    strong = _strong_module()
-    noise = random.Random(5)
-
-    def search(means: list[float], spread: float, nodes: int = 400) -> tuple[int, int]:
-        def play(world: float, index: int) -> float:
-            return means[index] + world + spread * noise.gauss(0, 1)
-
-        budget = strong.Budget(nodes, None)
-        world = type("World", (float,), {"copy": lambda self: self})
-        best = strong.halving_search(
-            list(range(len(means))), lambda: world(noise.gauss(0, 5)), play, budget
-        )
-        return best, budget.used
-
-    # Far apart in every shared world: settled at the first check (6 passes of 2 after halving).
-    best, used = search([0.0, 1.0, 0.2, 0.1], spread=0.01)
-    assert best == 1 and used < 6 * 4
-    # Alike in every world: either will do, and the first is kept.
-    best, used = search([0.5, 0.5], spread=0.0)
-    assert best == 0 and used == 2 * strong.SETTLE_PASSES
-    # Close and noisy: the whole budget is spent.
-    best, used = search([0.0, 0.001], spread=1.0)
-    assert used == 400

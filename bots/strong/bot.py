@@ -9,8 +9,7 @@ A world (:class:`arena.sdk.classic_sim.Simulator`) agrees with the view and draw
 view hides, others' cards, the deck, missions, unrevealed headquarters and the dice, from
 the bot's own generator, so it never learns what it may not see. All candidates of one pass
 share the same world and dice (common random numbers), so their difference is measured with
-little noise; successive halving drops the worse half as evidence grows, and a settled
-leader ends the search early. The search is anytime: it stops at a share of the move time,
+little noise; successive halving drops the worse half as evidence grows. The search is anytime: it stops at a share of the move time,
 or after a fixed number of rollouts (``nodes``), which makes a game replayable exactly from
 the bot's seed.
 
@@ -67,10 +66,6 @@ THINK_SHARE = 0.4
 NO_CLOCK_NODES = 60
 """Rollouts per search when the match has no clock and no node budget is set: about what a
 50 ms move time allows."""
-SETTLE_PASSES = 6
-"""Passes a search makes at least before it may stop on a settled leader."""
-SETTLE_Z = 3.0
-"""Standard errors by which a settled leader is ahead of every other live candidate."""
 MAX_CANDIDATES = 8
 """Candidate answers a search starts with."""
 SURE_ODDS = 0.75
@@ -474,54 +469,32 @@ def halving_search(
     passes 2, 4, 8, ... the worse half of the live candidates is dropped (two stay at
     least). The budget is checked after every rollout, so a pass may be cut short; the
     candidates come best-first by their prior, so a first pass cut short still compares the
-    likeliest ones, and a candidate never scored is never chosen. The search also stops
-    once the leader is settled (:func:`settled`): time is not spent on a clear choice.
+    likeliest ones, and a candidate never scored is never chosen. The whole budget is spent
+    even on a choice that looks clear: stopping once the paired differences look settled
+    lost a tenth of the 3-player wins, since two candidates often differ only in rare worlds.
     """
     if len(candidates) == 1:
         return 0
-    scores: list[list[float]] = [[] for _ in candidates]
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
     live = list(range(len(candidates)))
     passes = 0
     next_cut = 2
     while not budget.spent():
         base = world()
         for i in live:
-            scores[i].append(play(base.copy(), candidates[i]))
+            totals[i] += play(base.copy(), candidates[i])
+            counts[i] += 1
             budget.used += 1
             if budget.spent():
                 break
         passes += 1
         if passes >= next_cut and len(live) > 2:
-            live.sort(key=lambda i: (-_mean(scores[i]), i))
+            live.sort(key=lambda i: (-totals[i] / counts[i], i))
             live = live[: max(2, (len(live) + 1) // 2)]
             next_cut *= 2
-        if passes >= SETTLE_PASSES and settled(scores, live):
-            break
-    scored = [i for i in live if scores[i]] or [0]
-    return max(scored, key=lambda i: (_mean(scores[i]), -i))
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else -math.inf
-
-
-def settled(scores: Sequence[Sequence[float]], live: Sequence[int]) -> bool:
-    """Whether the live leader beats every other live candidate by more than
-    :data:`SETTLE_Z` standard errors of their paired differences (the same worlds, so the
-    noise of the dice mostly cancels), or the candidates score alike in every world."""
-    leader = max(live, key=lambda i: (_mean(scores[i]), -i))
-    for j in live:
-        if j == leader:
-            continue
-        diffs = [a - b for a, b in zip(scores[leader], scores[j], strict=False)]
-        k = len(diffs)
-        mean = sum(diffs) / k
-        spread = sum((d - mean) ** 2 for d in diffs) / (k - 1)
-        if spread == 0.0 and mean == 0.0:
-            continue  # alike in every world: either will do
-        if mean * mean * k <= SETTLE_Z * SETTLE_Z * spread or mean <= 0:
-            return False
-    return True
+    scored = [i for i in live if counts[i]] or [0]
+    return max(scored, key=lambda i: (totals[i] / max(1, counts[i]), -i))
 
 
 # ----------------------------------------------------------------------------- the bot
