@@ -9,9 +9,9 @@ A world (:class:`arena.sdk.classic_sim.Simulator`) agrees with the view and draw
 view hides, others' cards, the deck, missions, unrevealed headquarters and the dice, from
 the bot's own generator, so it never learns what it may not see. All candidates of one pass
 share the same world and dice (common random numbers), so their difference is measured with
-little noise; successive halving drops the worse half as evidence grows. The search is anytime: it stops at a share of the move time,
-or after a fixed number of rollouts (``nodes``), which makes a game replayable exactly from
-the bot's seed.
+little noise; successive halving drops the worse half as evidence grows. The search is
+anytime: it stops at a share of the move time, or after a fixed number of rollouts
+(``nodes``), which makes a game replayable exactly from the bot's seed.
 
 The value is the chance that this seat wins, a softmax over the seats still playing of a
 linear score of :data:`FEATURES` (shares of armies, territories and income, cards in
@@ -470,8 +470,9 @@ def halving_search(
     least). The budget is checked after every rollout, so a pass may be cut short; the
     candidates come best-first by their prior, so a first pass cut short still compares the
     likeliest ones, and a candidate never scored is never chosen. The whole budget is spent
-    even on a choice that looks clear: stopping once the paired differences look settled
-    lost a tenth of the 3-player wins, since two candidates often differ only in rare worlds.
+    even on a choice that looks clear: stopping once the paired differences looked settled
+    cost 10 points of 3-player wins (33% against 43%), since two candidates often differ
+    only in rare worlds.
     """
     if len(candidates) == 1:
         return 0
