@@ -198,6 +198,11 @@ def _load_value() -> tuple[float, ...]:
 
 VALUE = _load_value()
 """Weights of the learned value: a seat's score is their dot product with its features."""
+SHARPNESS = 2.0
+"""Scale on the fitted scores. The fit is dominated by early positions, whose outcome is
+open, so it is too flat late: a 60% army share at the start of a duel scores about 66%, where
+such duels are won above 90% of the time. Doubled, 3-player wins rose from 43% to 51% over the
+same 150 games; scaled by four they fell back to 43%."""
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -251,12 +256,13 @@ class Evaluator:
             return 0.0
         weights = VALUE
         scores = {
-            p: sum(w * x for w, x in zip(weights, f, strict=True)) for p, f in features.items()
+            p: SHARPNESS * sum(w * x for w, x in zip(weights, f, strict=True))
+            for p, f in features.items()
         }
         goals = self._goals(s)
         if goals:
             total_armies = max(1, sum(armies[t] for t in range(self.g.size) if owner[t] >= 0))
-            scores[me] += weights[0] * goals / total_armies
+            scores[me] += SHARPNESS * weights[0] * goals / total_armies
         top = max(scores.values())
         norm = sum(math.exp(v - top) for v in scores.values())
         return math.exp(scores[me] - top) / norm
