@@ -511,7 +511,7 @@ class StrongBot(Bot):
     """Searches its turn on the engine in sampled worlds; see the module docstring."""
 
     name = "strong"
-    version = "2.0"
+    version = "2.1"
     always_max_defence = True
 
     def __init__(self, nodes: int | None = None) -> None:
