@@ -10,13 +10,20 @@ folder, which a sandbox rightly forbids. Tests of the layers turn them on themse
 ``isolation`` fixture of ``tests/referee/test_isolation.py``).
 
 The terminal's ``COLUMNS`` is not inherited: piped reports are as wide as their tables, and
-the tests that check wrapping set it themselves."""
+the tests that check wrapping set it themselves.
+
+Ctrl-C reaches the processes a test starts even when the suite itself was started in the
+background of a script, which leaves SIGINT ignored for it and for everything it starts: the
+tests that stop a tournament with SIGINT would see it finish instead."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 
 import pytest
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 TEST_KEY = bytes(range(32))
 """The tests' installation key (a real one is random)."""
