@@ -74,7 +74,9 @@ POSITIONS = {
 }
 
 
-def _started(name: str, rules, seat: int, move_time_ms: int = 50) -> Bot:
+def _started(
+    name: str, rules, seat: int, move_time_ms: int = 50, time_bank_ms: int = 0
+) -> Bot:
     """A bot started from the MatchStart a real seat would receive (through the codec)."""
     bot = load_bot(find_bot(name))
     start = envelope.match_start_to_pb(
@@ -84,7 +86,7 @@ def _started(name: str, rules, seat: int, move_time_ms: int = 50) -> Bot:
         names=[name] * rules.n,
         bot_seed=7,
         move_time_ms=move_time_ms,
-        time_bank_ms=0,
+        time_bank_ms=time_bank_ms,
     )
     bot.start(wire.match_info(start))
     return bot

@@ -13,7 +13,7 @@ from arena.bots import find_bot, load_bot
 from arena.games.classic import ClassicConfig
 from arena.games.classic.game import ClassicGame
 from arena.referee.match import play_match
-from arena.sdk.bot import Bot
+from arena.sdk.bot import Bot, Request
 from arena.statuses import SeatStatus
 from tests.test_bot_positions import POSITIONS, _ask, _started
 
@@ -72,6 +72,28 @@ def test_strong_answers_in_time_at_a_one_second_move_time(position):
     action, elapsed = _ask(bot, rules, state, seat)
     rules.check(state, seat, action)
     assert elapsed < 1.0, f"took {elapsed:.2f} s on {position}"
+
+
+def test_the_search_thinks_less_as_its_bank_drains():
+    """Overruns are paid from the bank; with half of it gone the search shrinks with it, so a
+    stalled machine late in a match does not turn into strikes."""
+    rules, state = POSITIONS[next(iter(POSITIONS))]()
+    decision = rules.decision(state)
+    assert decision is not None
+    seat = decision.seats[0]
+    bot = _started("strong", rules, seat, move_time_ms=1000, time_bank_ms=4000)
+    options = rules.legal_options(state, seat)
+    view = rules.view(state, seat)
+
+    def thinking(bank_ms: int) -> float:
+        request = Request.make(
+            seat, view, options, deadline_ms=1000 + bank_ms, time_bank_ms=bank_ms
+        )
+        return bot._budget(request).seconds  # type: ignore[attr-defined]
+
+    assert thinking(4000) == thinking(2000) == pytest.approx(0.4)
+    assert thinking(1000) == pytest.approx(0.2)
+    assert thinking(0) == pytest.approx(0.1)
 
 
 def _train_value():

@@ -63,6 +63,8 @@ from arena.sdk.tactics import capture_odds, reroll_choice
 THINK_SHARE = 0.4
 """Share of the decision's deadline the search may use; the rest absorbs scheduler noise
 (the answer's p99 stays under 60% of the move time)."""
+BANK_FLOOR = 0.25
+"""Least share of its usual thinking time a search keeps as the bank runs out."""
 NO_CLOCK_NODES = 60
 """Rollouts per search when the match has no clock and no node budget is set: about what a
 50 ms move time allows."""
@@ -454,6 +456,7 @@ class Budget:
 
     def __init__(self, nodes: int | None, seconds: float | None) -> None:
         self.nodes = nodes
+        self.seconds = seconds
         self.deadline = time.perf_counter() + seconds if seconds is not None else None
         self.used = 0
 
@@ -528,6 +531,7 @@ class StrongBot(Bot):
         self.evaluate = Evaluator(self.sim, self.g, match.seat)
         self.rollout = Rollout(self.sim, self.g, match.seat, self.evaluate)
         self.move_time = match.move_time_ms / 1000
+        self.bank_ms = match.time_bank_ms
 
     # ------------------------------------------------------------ search plumbing
 
@@ -538,7 +542,15 @@ class StrongBot(Bot):
         allowed = (request.deadline_ms - request.time_bank_ms) / 1000 or self.move_time
         if allowed <= 0:
             return Budget(NO_CLOCK_NODES, None)
-        return Budget(None, share * allowed)
+        return Budget(None, share * self._bank_factor(request) * allowed)
+
+    def _bank_factor(self, request: Request) -> float:
+        """Think less as the bank drains. Every overrun (a stalled machine, a garbage
+        collection) is paid from the bank, and once it is spent the next one is a strike;
+        from half the bank down the share shrinks with it, to a quarter at most."""
+        if self.bank_ms <= 0:
+            return 1.0
+        return max(BANK_FLOOR, min(1.0, 2.0 * request.time_bank_ms / self.bank_ms))
 
     def _prepare(self, request: Request) -> None:
         mission = request.view.get("mission")

@@ -3,7 +3,8 @@
 Covered: the flag is stored with the tournament and kept by resume; the same tournament gives
 the same records (places, statuses, end, turns, rounds, winner, replay events; timing and ids
 aside) with and without it; a bot without an ``entry`` still plays as a process; what an
-in-process bot prints stays off the command's output; the default number of workers.
+in-process bot prints stays off the command's output; the default number of workers; a
+worker's inherited heap frozen.
 """
 
 from __future__ import annotations
@@ -257,3 +258,23 @@ def test_the_default_workers_are_the_usable_cores(tmp_path: Path) -> None:
         assert Runner(store, unset).workers == tournaments.default_workers()
         assert Runner(store, stored).workers == 3
         assert Runner(store, stored, workers=5).workers == 5  # `resume --workers 5`
+
+
+def _frozen_in_a_worker() -> int:
+    import gc
+
+    return gc.get_freeze_count()
+
+
+def test_a_worker_starts_with_its_inherited_heap_out_of_the_collectors_sight() -> None:
+    """A full garbage collection inside an in-process bot's decision is charged to its clock;
+    what the worker inherits is frozen, so such a collection has little left to walk."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from arena.scheduler.worker import init_worker
+
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(1, mp_context=context, initializer=init_worker) as pool:
+        frozen = pool.submit(_frozen_in_a_worker).result(timeout=120)
+    assert frozen > 1000  # the arena's modules at least
