@@ -64,7 +64,7 @@ VALID_KEYS = sorted(set(ClassicConfig.__dataclass_fields__) - {"players"})
 
 
 def test_match_json(capsys: Capsys) -> None:
-    data = match_json(capsys, "--game", "classic", *THREE, "--seed", "5")
+    data = match_json(capsys, "--game", "classic", *THREE, "--seed", "5", "--rules", "max_rounds=40")
     assert {"seed", "places", "winner", "turns", "end", "replay"} <= data.keys()
     assert data["seed"] == 5
     assert data["game"] == "classic"
@@ -81,7 +81,7 @@ def test_match_json(capsys: Capsys) -> None:
         assert places[data["winner"]] == 1 and places.count(1) == 1
     assert data["end"] in ("domination", "round_limit")
     assert data["turns"] > 0
-    assert data["rules"] == ClassicConfig.parse({}, 3).to_dict()
+    assert data["rules"] == ClassicConfig.parse({"max_rounds": "40"}, 3).to_dict()
     replay = Path(data["replay"])
     assert replay.is_file()
     assert replay.resolve().parent == replays_home().resolve()

@@ -110,6 +110,7 @@ def test_a_europe_tournament_records_its_plan_and_rates_its_pool(
     assert not using_home(home())
 
 
+@pytest.mark.slow  # 28 s; the game-neutral resume is also checked on classic in every run
 def test_resume_after_kill_9_of_the_scheduler(tmp_path: Path, monkeypatch) -> None:
     args = europe_args(tmp_path, 4, rounds="4", max_rounds=12, seed=11)
     base = home()

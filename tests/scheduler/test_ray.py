@@ -142,6 +142,7 @@ def _niceness(pids: list[int]) -> set[int]:
     return found
 
 
+@pytest.mark.slow  # 38 s; the local pool's kill -9 of a worker runs in every test run
 def test_a_ray_worker_killed_mid_match_has_its_match_played_again(
     ray_address: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
