@@ -122,10 +122,10 @@ def test_random_games_keep_the_contract(name: str, players: int, config: dict[st
     assert again.config() == game.config() and again.rating_format() == game.rating_format()
     assert "/" in game.rating_format() or game.rating_format()
     _json(game.board())
-    for seed in range(3):
-        end = play(game, seed)
-        if seed == 0:
-            assert _views(game, play(game, seed)) == _views(game, end), "same seed, same game"
+    end = play(game, 0)
+    assert _views(game, play(game, 0)) == _views(game, end), "same seed, same game"
+    for seed in (1, 2):
+        play(game, seed)
     play(game, 7, forfeit_at=3)
 
 
