@@ -87,7 +87,6 @@ import asyncio
 import itertools
 import json
 import math
-import multiprocessing
 import multiprocessing.util
 import os
 import sys
@@ -106,7 +105,8 @@ from arena.errors import ArenaError, ConfigError
 from arena.referee.host import BotHost
 from arena.referee.match import DEFAULT_STRIKE_LIMIT, Seat, SeatResult, TimeControl, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
-from arena.scheduler.worker import REUSABLE, init_worker
+from arena.scheduler.executors import LocalPool, stop_pool
+from arena.scheduler.worker import REUSABLE
 from arena.sdk.bot import Bot
 from arena.seeds import derive
 from arena.stats import wilson_interval
@@ -937,8 +937,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.seed}; {path}; {args.workers} workers on {os.cpu_count()} cores"
     )
     report: dict[str, Any] = {"settings": settings, "tables": [], "targets": [], "strength": []}
-    context = multiprocessing.get_context("fork")
-    executor = ProcessPoolExecutor(args.workers, mp_context=context, initializer=init_worker)
+    executor = LocalPool(args.workers)
     started = time.perf_counter()
     try:
         for move_time in args.move_times:
@@ -959,9 +958,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{t['target']}: {t['measured'] or '-'} — {verdict}")
             write_json(args.json, report)
     except BaseException as exc:
-        for process in list(getattr(executor, "_processes", {}).values()):
-            process.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
+        stop_pool(executor)
         if isinstance(exc, KeyboardInterrupt):
             print("ladder: interrupted", file=sys.stderr)
             return 130

@@ -26,13 +26,16 @@ import importlib.util
 import logging
 import multiprocessing
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, BotError, ConfigError
@@ -64,10 +67,76 @@ whole tournament (each node then detects which layers it can give, as a local wo
 # --------------------------------------------------------------------------- local pool
 
 
+class LocalPool(ProcessPoolExecutor):
+    """Worker processes forked from the scheduler (before any gRPC object), whose temporary
+    files (each worker's referee sockets, its bots' homes) all live in one folder of the
+    pool's, removed with it. A worker killed mid-match (kill -9, or the pool stopped at once)
+    cannot clean up after itself; its pool does, so a long-running scheduler leaves nothing
+    in the temporary folder, and no later bot finds an earlier one's home. The folder is named
+    after the scheduler's process, so the next pool removes what a scheduler killed with
+    ``kill -9`` left (:func:`sweep_dead_pools`)."""
+
+    def __init__(self, workers: int) -> None:
+        sweep_dead_pools()
+        self.scratch = Path(tempfile.mkdtemp(prefix=f"{POOL_PREFIX}{_this_process()}-"))
+        self.scratch.chmod(0o711)  # seat users pass through to their own homes and sockets
+        super().__init__(
+            workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=init_worker,
+            initargs=(str(self.scratch),),
+        )
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
+        if wait:
+            self.remove_scratch()
+
+    def remove_scratch(self) -> None:
+        """Remove the workers' temporary files (once the workers are gone)."""
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+POOL_PREFIX = "arena-pool-"
+"""Start of a pool folder's name, then its scheduler's PID namespace and process id."""
+
+
+def _pid_namespace() -> str:
+    """This process's PID namespace (its inode): a process id means something only there,
+    and a temporary folder may be shared with other containers."""
+    try:
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return "0"
+
+
+def _this_process() -> str:
+    return f"{_pid_namespace()}-{os.getpid()}"
+
+
+def sweep_dead_pools() -> None:
+    """Remove the pool folders of schedulers no longer running (killed before they could),
+    of this PID namespace only."""
+    namespace = _pid_namespace()
+    for folder in Path(tempfile.gettempdir()).glob(f"{POOL_PREFIX}{namespace}-*-*"):
+        pid = folder.name.removeprefix(f"{POOL_PREFIX}{namespace}-").split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's: running
+    return True
+
+
 def local_pool(workers: int) -> Executor:
-    """Today's pool: worker processes forked from the scheduler (before any gRPC object)."""
-    context = multiprocessing.get_context("fork")
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=init_worker)
+    """Today's pool: a :class:`LocalPool` of ``workers`` processes."""
+    return LocalPool(workers)
 
 
 def stop_pool(executor: Executor) -> None:
@@ -82,6 +151,8 @@ def stop_pool(executor: Executor) -> None:
         # With its workers dead the manager thread ends promptly; left running, it raced the
         # interpreter's exit (`threading._shutdown`) and sometimes printed a traceback there.
         manager.join(POOL_STOP_SECONDS)
+    if isinstance(executor, LocalPool):
+        executor.remove_scratch()
 
 
 # ------------------------------------------------------------------------------ checks

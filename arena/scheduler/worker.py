@@ -53,9 +53,13 @@ class MatchFailed(Exception):
     carries only text, so it always crosses back to the scheduler's process."""
 
 
-def init_worker() -> None:
-    """Runs first in every worker process: die with the scheduler; as many descriptors as
-    the hard limit allows (each bot process costs its referee a few); a settled heap."""
+def init_worker(scratch: str | None = None) -> None:
+    """Runs first in every worker process: die with the scheduler; temporary files in its
+    pool's ``scratch`` folder (which the pool removes, even after a kill -9); as many
+    descriptors as the hard limit allows (each bot process costs its referee a few); a
+    settled heap."""
+    if scratch is not None:
+        tempfile.tempdir = scratch
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)

@@ -394,6 +394,17 @@ def js_setup_marker(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
 
 
 @pytest.fixture(autouse=True)
+def temp_folder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A temporary folder of the test's own for the commands it runs (``TMPDIR``), so it can
+    check what they leave there; short, since it holds the referee's unix sockets."""
+    folder = Path(tempfile.mkdtemp(prefix="arena-test-"))
+    folder.chmod(0o711)
+    monkeypatch.setenv("TMPDIR", str(folder))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
 def _js_ready(js_setup_marker: Path | None) -> None:
     if js_setup_marker is not None:
         target = home() / "setup" / js_setup_marker.name
@@ -405,7 +416,7 @@ def _js_ready(js_setup_marker: Path | None) -> None:
 
 
 @needs_node
-def test_run_records_the_plan_and_prints_the_leaderboard() -> None:
+def test_run_records_the_plan_and_prints_the_leaderboard(temp_folder: Path) -> None:
     out = ok(*tournament_args(bots=["random", "aggressive", "js-random"]))
 
     board = json.loads(out)  # stdout is exactly one JSON document
@@ -452,6 +463,7 @@ def test_run_records_the_plan_and_prints_the_leaderboard() -> None:
         assert sum(f"(plan {index})" in line for line in worker_lines) == 1
     assert len(list((home() / "logs").glob("tournament-*.log"))) == 1
     assert not using_home(home())  # the workers and bots have ended
+    assert not list(temp_folder.iterdir())  # nor left sockets or bot homes behind
 
 
 # -------------------------------------------------------- 2. ratings independent of timing
@@ -490,7 +502,9 @@ def _js_ready_copy(base: Path) -> None:
 # ------------------------------------------------------------- 3. kill -9 of the scheduler
 
 
-def test_resume_after_kill_9_of_the_scheduler(scheduler: Callable[[list[str]], Scheduler]) -> None:
+def test_resume_after_kill_9_of_the_scheduler(
+    scheduler: Callable[[list[str]], Scheduler], temp_folder: Path
+) -> None:
     run = scheduler(tournament_args(rounds=LONG_ROUNDS, max_rounds=20, seed=11))
     wait_until(lambda: recorded_count() >= 2, "2 recorded matches", process=run.process)
     family = descendants(run.pid)
@@ -499,6 +513,7 @@ def test_resume_after_kill_9_of_the_scheduler(scheduler: Callable[[list[str]], S
     run.process.send_signal(signal.SIGKILL)
     assert run.wait() == -signal.SIGKILL
     assert_no_survivors(family)
+    assert [p.name.split("-")[3] for p in temp_folder.iterdir()] == [str(run.pid)]  # its pool's
 
     tournament_id = only_tournament_id()
     done = assert_prefix(tournament_id)
@@ -521,6 +536,7 @@ def test_resume_after_kill_9_of_the_scheduler(scheduler: Callable[[list[str]], S
     listed = tournaments()[0]
     assert (listed["status"], listed["recorded"]) == ("finished", planned)
     assert not using_home(home())
+    assert not list(temp_folder.iterdir())  # the resume's pool removed the dead one's folder
     assert_rebuild_keeps_ratings()
 
 
@@ -528,7 +544,7 @@ def test_resume_after_kill_9_of_the_scheduler(scheduler: Callable[[list[str]], S
 
 
 def test_the_tournament_survives_kill_9_of_a_worker(
-    scheduler: Callable[[list[str]], Scheduler],
+    scheduler: Callable[[list[str]], Scheduler], temp_folder: Path
 ) -> None:
     run = scheduler(tournament_args(rounds=LONG_ROUNDS, max_rounds=20, seed=23))
     wait_until(lambda: recorded_count() >= 1, "a recorded match", process=run.process)
@@ -552,6 +568,7 @@ def test_the_tournament_survives_kill_9_of_a_worker(
     log = (home() / "logs" / f"tournament-{tournament_id}.log").read_text()
     assert "a worker died; replaying its matches from their seeds" in log
     assert_no_survivors(orphans)
+    assert not list(temp_folder.iterdir())  # the dead worker's sockets and bot homes went too
     assert_rebuild_keeps_ratings()
 
 
@@ -559,7 +576,7 @@ def test_the_tournament_survives_kill_9_of_a_worker(
 
 
 def test_ctrl_c_stops_and_resume_completes(
-    scheduler: Callable[[list[str]], Scheduler],
+    scheduler: Callable[[list[str]], Scheduler], temp_folder: Path
 ) -> None:
     """Ctrl-C stops cleanly (no traceback, not even from the interpreter's exit), and the
     printed hint, which names the non-default database, resumes it."""
@@ -577,6 +594,7 @@ def test_ctrl_c_stops_and_resume_completes(
     run.process.send_signal(signal.SIGINT)
     assert run.wait() == 130, run.stderr
     assert_no_survivors(family)
+    assert not list(temp_folder.iterdir())
 
     tournament_id = query("SELECT id FROM tournaments", path=other)[0][0]
     hint = f"resume with: arena tournament resume {tournament_id} --db {other}"
