@@ -41,7 +41,7 @@ from typing import Any
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.paths import results_home
 from arena.scheduler.logs import log_to_file
-from arena.scheduler.worker import MatchFailed, entry_spec, init_worker, play_job
+from arena.scheduler.worker import MatchFailed, close_host, entry_spec, init_worker, play_job
 
 log = logging.getLogger("arena.tournament")
 
@@ -59,6 +59,8 @@ RAY_ANSWER_SECONDS = 30.0
 """How long connecting to a reachable Ray address may take before it counts as not Ray's."""
 RAY_ACTOR_START_SECONDS = 120.0
 """How long the actors of a pool may take to start (a busy cluster schedules them late)."""
+ACTOR_CLOSE_SECONDS = 10.0
+"""How long the actors of a finished pool may take to end their bots before they are killed."""
 PASSED_ENV = ("ARENA_ISOLATION", "ARENA_SEAT_UIDS")
 """The scheduler's isolation settings, handed to every actor so that one choice holds for the
 whole tournament (each node then detects which layers it can give, as a local worker does)."""
@@ -77,9 +79,7 @@ class LocalPool(ProcessPoolExecutor):
     ``kill -9`` left (:func:`sweep_dead_pools`)."""
 
     def __init__(self, workers: int) -> None:
-        sweep_dead_pools()
-        self.scratch = Path(tempfile.mkdtemp(prefix=f"{POOL_PREFIX}{_this_process()}-"))
-        self.scratch.chmod(0o711)  # seat users pass through to their own homes and sockets
+        self.scratch = scratch_folder()
         super().__init__(
             workers,
             mp_context=multiprocessing.get_context("fork"),
@@ -114,6 +114,15 @@ def _this_process() -> str:
     return f"{_pid_namespace()}-{os.getpid()}"
 
 
+def scratch_folder() -> Path:
+    """A new folder for a pool's (or a Ray actor's) temporary files, named after this
+    process, once those of dead processes are swept."""
+    sweep_dead_pools()
+    folder = Path(tempfile.mkdtemp(prefix=f"{POOL_PREFIX}{_this_process()}-"))
+    folder.chmod(0o711)  # seat users pass through to their own homes and sockets
+    return folder
+
+
 def sweep_dead_pools() -> None:
     """Remove the pool folders of schedulers no longer running (killed before they could),
     of this PID namespace only."""
@@ -132,11 +141,6 @@ def _running(pid: int) -> bool:
     except OSError:
         return True  # another user's: running
     return True
-
-
-def local_pool(workers: int) -> Executor:
-    """Today's pool: a :class:`LocalPool` of ``workers`` processes."""
-    return LocalPool(workers)
 
 
 def stop_pool(executor: Executor) -> None:
@@ -260,7 +264,7 @@ class Cluster:
 
     def pool(self, workers: int, tournament_id: str) -> Executor:
         """A fresh pool of ``workers`` workers for the tournament."""
-        return local_pool(workers)
+        return LocalPool(workers)
 
     def close(self) -> None:
         """Let go of the cluster (nothing to do for the local pool)."""
@@ -378,9 +382,16 @@ class MatchActor:
         os.environ.update(env)
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, 0, nice)
-        init_worker()
+        self.scratch = scratch_folder()  # and what killed actors of this node left
+        init_worker(str(self.scratch))
         self.set_up: set[str] = set()
         _log_to_tournament(tournament_id)
+
+    def close(self) -> None:
+        """End its bots and referee server and remove its temporary files, which its pool's
+        ``ray.kill`` would leave behind."""
+        close_host()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def node(self) -> tuple[str, int, int]:
         """Its node's host name, its process id and niceness (ready: its constructor ran)."""
@@ -525,6 +536,10 @@ class ActorPool(Executor):
         elif cancel_futures:
             for future in pending:
                 future.cancel()
+        if wait and self.actors:
+            with contextlib.suppress(Exception):
+                refs = [actor.close.remote() for actor in self.actors]
+                self.ray.get(refs, timeout=ACTOR_CLOSE_SECONDS)
         for actor in self.actors:
             with contextlib.suppress(Exception):
                 self.ray.kill(actor, no_restart=True)

@@ -286,8 +286,15 @@ def play_job(job: dict[str, Any]) -> dict[str, Any]:
             type(exc).__name__,
             exc,
         )
-        host, _HOST = _HOST, None
-        if host is not None:
-            with contextlib.suppress(Exception):
-                host.close()
+        close_host()
         raise MatchFailed(f"{type(exc).__name__}: {exc}") from None
+
+
+def close_host() -> None:
+    """End this worker's host (its server and every bot process); the next match starts a
+    fresh one."""
+    global _HOST
+    host, _HOST = _HOST, None
+    if host is not None:
+        with contextlib.suppress(Exception):
+            host.close()

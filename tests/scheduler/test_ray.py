@@ -20,6 +20,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -51,13 +52,25 @@ BOTS = ["random", "aggressive", "defensive"]
 
 
 @pytest.fixture(scope="module")
-def ray_address() -> Iterator[str]:
+def actor_temp() -> Iterator[Path]:
+    """The temporary folder (``TMPDIR``) of the module's actors and schedulers, so a test
+    can check what they leave there (Ray's own files stay in its usual place)."""
+    folder = Path(tempfile.mkdtemp(prefix="arena-ray-test-"))
+    folder.chmod(0o711)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def ray_address(actor_temp: Path) -> Iterator[str]:
     """A local Ray instance of 2 CPUs for the module; its address (``127.0.0.1:PORT``).
 
     Its workers start at Ray's default niceness (15) unless this runs unprivileged: the
     actors, as root, take the scheduler's back (checked below)."""
     before = dict(os.environ)
     with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_TMPDIR", os.environ.get("RAY_TMPDIR", tempfile.gettempdir()))
+        patch.setenv("TMPDIR", str(actor_temp))
         # Before Ray is imported: every address stays on the loopback interface.
         patch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
         if os.geteuid() != 0:
@@ -110,7 +123,7 @@ def _actors() -> list[int]:
 
 
 def test_a_tournament_on_ray_equals_the_same_tournament_on_the_local_pool(
-    ray_address: str, monkeypatch: pytest.MonkeyPatch
+    ray_address: str, monkeypatch: pytest.MonkeyPatch, actor_temp: Path
 ) -> None:
     args = tournament_args(bots=BOTS, seed=41, max_rounds=8)
     local = _local_run(monkeypatch, args)
@@ -131,6 +144,7 @@ def test_a_tournament_on_ray_equals_the_same_tournament_on_the_local_pool(
     assert shown["tournament"]["executor"] == "ray"
     assert " · executor ray" in ok("tournament", "show", tournament_id)
     wait_until(lambda: not _actors(), "the scheduler's actors to end with it")
+    assert not list(actor_temp.iterdir())  # they removed their sockets and bot homes first
 
 
 def _niceness(pids: list[int]) -> set[int]:
