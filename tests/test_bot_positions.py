@@ -74,9 +74,7 @@ POSITIONS = {
 }
 
 
-def _started(
-    name: str, rules, seat: int, move_time_ms: int = 50, time_bank_ms: int = 0
-) -> Bot:
+def _started(name: str, rules, seat: int, move_time_ms: int = 50, time_bank_ms: int = 0) -> Bot:
     """A bot started from the MatchStart a real seat would receive (through the codec)."""
     bot = load_bot(find_bot(name))
     start = envelope.match_start_to_pb(

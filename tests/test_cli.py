@@ -64,7 +64,9 @@ VALID_KEYS = sorted(set(ClassicConfig.__dataclass_fields__) - {"players"})
 
 
 def test_match_json(capsys: Capsys) -> None:
-    data = match_json(capsys, "--game", "classic", *THREE, "--seed", "5", "--rules", "max_rounds=40")
+    data = match_json(
+        capsys, "--game", "classic", *THREE, "--seed", "5", "--rules", "max_rounds=40"
+    )
     assert {"seed", "places", "winner", "turns", "end", "replay"} <= data.keys()
     assert data["seed"] == 5
     assert data["game"] == "classic"
