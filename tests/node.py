@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
+from pathlib import Path
+
+import pytest
+
+from arena.bots import BotSpec, run_setup, setup_marker
 
 
 def node_major() -> int | None:
@@ -14,3 +21,25 @@ def node_major() -> int | None:
         return int(out.strip().lstrip("v").split(".")[0])
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
+
+
+def set_up_js_bot(spec: BotSpec, home: Path) -> Path:
+    """Note in results ``home`` that the bot's setup (``npm ci``) ran, running it first if its
+    folder has no packages yet; returns the note. The bot folders are shared by every test
+    and every pytest-xdist worker, and a second ``npm ci`` there deletes ``node_modules``
+    under a bot another test is running: so the setup runs once per checkout, under a lock
+    on the folder, and tests copy the note instead of running it."""
+    folder = os.open(spec.path, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("ARENA_HOME", str(home))
+            if not (spec.path / "node_modules" / "@grpc" / "grpc-js").is_dir():
+                run_setup(spec, force=True)
+            marker = setup_marker(spec)
+            if not marker.exists():
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.write_text("installed before the tests\n")
+    finally:
+        os.close(folder)
+    return marker

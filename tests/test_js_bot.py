@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot, run_setup
+from arena.bots import find_bot
 from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
-from tests.node import node_major
+from tests.node import node_major, set_up_js_bot
 
 CONTROL = TimeControl(move_time=2.0, time_bank=30, startup_time=20)
 ENDS = {"domination", "mission", "capitals", "round_limit"}
@@ -33,9 +33,7 @@ def arena_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if major is None or major < 18:
         pytest.skip(f"the JavaScript bot needs Node ≥ 18 (found {major})")
     home = tmp_path_factory.mktemp("arena-home")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ARENA_HOME", str(home))
-        run_setup(find_bot("js-random"), force=True)
+    set_up_js_bot(find_bot("js-random"), home)
     assert (find_bot("js-random").path / "node_modules" / "@grpc" / "grpc-js").is_dir()
     return home
 

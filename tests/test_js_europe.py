@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot, run_setup
+from arena.bots import find_bot
 from arena.cli import main
-from tests.node import node_major
+from tests.node import node_major, set_up_js_bot
 
 Capsys = pytest.CaptureFixture[str]
 JS_BOTS = ("js-random", "js-europe")
@@ -35,11 +35,9 @@ def arena_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if major is None or major < 18:
         pytest.skip(f"the JavaScript bots need Node ≥ 18 (found {major})")
     home = tmp_path_factory.mktemp("arena-home")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ARENA_HOME", str(home))
-        for name in JS_BOTS:
-            run_setup(find_bot(name))
-            assert (find_bot(name).path / "node_modules" / "@grpc" / "grpc-js").is_dir()
+    for name in JS_BOTS:
+        set_up_js_bot(find_bot(name), home)
+        assert (find_bot(name).path / "node_modules" / "@grpc" / "grpc-js").is_dir()
     return home
 
 

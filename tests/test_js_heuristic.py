@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import find_bot, run_setup
+from arena.bots import find_bot
 from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
-from tests.node import node_major
+from tests.node import node_major, set_up_js_bot
 
 CONTROL = TimeControl(move_time=2.0, time_bank=30, startup_time=20)
 ENDS = {"domination", "mission", "capitals", "round_limit"}
@@ -31,9 +31,7 @@ def arena_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if major is None or major < 18:
         pytest.skip(f"the JavaScript bot needs Node ≥ 18 (found {major})")
     home = tmp_path_factory.mktemp("arena-home")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ARENA_HOME", str(home))
-        run_setup(find_bot("js-heuristic"), force=True)
+    set_up_js_bot(find_bot("js-heuristic"), home)
     assert (find_bot("js-heuristic").path / "node_modules" / "@grpc" / "grpc-js").is_dir()
     return home
 

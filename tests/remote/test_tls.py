@@ -4,6 +4,7 @@ The certificate is made here, by the ``openssl`` command, for 127.0.0.1."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,8 +12,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.bots import find_bot, run_setup
+from arena.bots import find_bot
 from arena.store import open_store
+from tests.node import set_up_js_bot
 from tests.remote import BOTS, arena, handshake, remote, serving, start_bot, stop
 
 
@@ -42,7 +44,7 @@ def test_bots_play_over_tls_and_plaintext_is_not_served(tmp_path: Path) -> None:
     python_token, js_token = remote(db, "tls-python"), remote(db, "tls-js")
     with_js = shutil.which("node") is not None and shutil.which("npm") is not None
     if with_js:
-        run_setup(find_bot("js-random"))
+        set_up_js_bot(find_bot("js-random"), Path(os.environ["ARENA_HOME"]))
     trusted = {"ARENA_TLS_ROOTS": str(cert)}
     with serving(db, "--tls-cert", cert, "--tls-key", key) as (address, lines):
         assert "over TLS" in lines.seen[-1]

@@ -32,7 +32,8 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot, run_setup, setup_marker
+from arena.bots import find_bot
+from tests.node import set_up_js_bot
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 if not Path(ARENA).exists():  # pragma: no cover - an install without the venv layout
@@ -368,29 +369,23 @@ def only_tournament_id() -> str:
     return rows[0][0]
 
 
-# -- js-random setup: once per session ----------------------------------------------------
+# -- the JavaScript bots' setup: once per checkout ------------------------------------------
+
+JS_BOTS = ("js-random", "js-heuristic", "js-europe")
+"""The bundled JavaScript bots these tests play (js-random; the demo plays all three)."""
 
 
 @pytest.fixture(scope="session")
-def js_setup_marker(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
-    """The note that js-random's ``npm ci`` ran, made once for the session (None without node).
+def js_setup_markers(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The notes that the JavaScript bots' ``npm ci`` ran (none without node).
 
-    ``setup`` runs once per results home; copying this note into each test's home keeps the
-    tests from running ``npm ci`` over and over in the shared bot folder.
+    ``setup`` runs once per results home; copying these notes into each test's home keeps the
+    tests from running ``npm ci`` again in the shared bot folders (:func:`set_up_js_bot`).
     """
     if not HAVE_NODE:
-        return None
-    spec = find_bot("js-random")
+        return []
     shared = tmp_path_factory.mktemp("js-setup-home")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ARENA_HOME", str(shared))
-        if not (spec.path / "node_modules" / "@grpc" / "grpc-js").is_dir():
-            run_setup(spec, force=True)
-        marker = setup_marker(spec)
-        if not marker.exists():
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.write_text("installed before the tests\n")
-    return marker
+    return [set_up_js_bot(find_bot(name), shared) for name in JS_BOTS]
 
 
 @pytest.fixture(autouse=True)
@@ -405,11 +400,11 @@ def temp_folder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 @pytest.fixture(autouse=True)
-def _js_ready(js_setup_marker: Path | None) -> None:
-    if js_setup_marker is not None:
-        target = home() / "setup" / js_setup_marker.name
+def _js_ready(js_setup_markers: list[Path]) -> None:
+    for marker in js_setup_markers:
+        target = home() / "setup" / marker.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(js_setup_marker, target)
+        shutil.copyfile(marker, target)
 
 
 # ------------------------------------------------------------------ 1. a whole tournament
@@ -493,7 +488,7 @@ def test_ratings_do_not_depend_on_the_worker_count(monkeypatch: pytest.MonkeyPat
 
 
 def _js_ready_copy(base: Path) -> None:
-    """Carry the js-random setup note from the test's first home into the current one."""
+    """Carry the JavaScript bots' setup notes from the test's first home into the current one."""
     marker_dir = base / "setup"
     if marker_dir.is_dir():
         shutil.copytree(marker_dir, home() / "setup", dirs_exist_ok=True)
