@@ -71,7 +71,7 @@ def test_strong_answers_in_time_at_a_one_second_move_time(position):
     bot = _started("strong", rules, seat, move_time_ms=1000)
     action, elapsed = _ask(bot, rules, state, seat)
     rules.check(state, seat, action)
-    assert elapsed < 1.0, f"took {elapsed:.2f} s on {position}"
+    assert elapsed < 1.0, f"took {elapsed:.2f} CPU s on {position}"
 
 
 def test_the_search_thinks_less_as_its_bank_drains():
