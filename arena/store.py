@@ -32,6 +32,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from arena.errors import ArenaError
+from arena.processes import alive
 
 TOURNAMENT_STATUSES = ("planned", "running", "stopped", "finished")
 INTERRUPTED = "interrupted"
@@ -1157,26 +1158,9 @@ def live_status(row: dict[str, Any], now: datetime | None = None) -> str:
     if age > STALE_HEARTBEAT_SECONDS:
         return INTERRUPTED
     pid = row.get("runner_pid")
-    if row.get("runner_host") == socket.gethostname() and pid is not None and not _alive(pid):
+    if row.get("runner_host") == socket.gethostname() and pid is not None and not alive(pid):
         return INTERRUPTED
     return status
-
-
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs on this host (a zombie has ended)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OverflowError:
-        return False
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return True  # no /proc (not Linux): the signal check is all there is
-    return stat[stat.rindex(")") + 2 :][:1] not in ("Z", "X")
 
 
 def _plan_row(tournament_id: str, entry: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from typing import Any
 
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.paths import results_home
+from arena.processes import alive
 from arena.scheduler.logs import log_to_file
 from arena.scheduler.worker import MatchFailed, close_host, entry_spec, init_worker, play_job
 
@@ -129,18 +130,8 @@ def sweep_dead_pools() -> None:
     namespace = _pid_namespace()
     for folder in Path(tempfile.gettempdir()).glob(f"{POOL_PREFIX}{namespace}-*-*"):
         pid = folder.name.removeprefix(f"{POOL_PREFIX}{namespace}-").split("-", 1)[0]
-        if pid.isdigit() and not _running(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # another user's: running
-    return True
 
 
 def stop_pool(executor: Executor) -> None:

@@ -41,6 +41,7 @@ from tests.scheduler.test_tournament import (
     only_tournament_id,
     query,
     recorded_count,
+    short_temp_folder,
     stored_ratings,
     tournament_args,
     tournaments,
@@ -55,10 +56,8 @@ BOTS = ["random", "aggressive", "defensive"]
 def actor_temp() -> Iterator[Path]:
     """The temporary folder (``TMPDIR``) of the module's actors and schedulers, so a test
     can check what they leave there (Ray's own files stay in its usual place)."""
-    folder = Path(tempfile.mkdtemp(prefix="arena-ray-test-"))
-    folder.chmod(0o711)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+    with short_temp_folder() as folder:
+        yield folder
 
 
 @pytest.fixture(scope="module")

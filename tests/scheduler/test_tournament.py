@@ -388,15 +388,24 @@ def js_setup_markers(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return [set_up_js_bot(find_bot(name), shared) for name in JS_BOTS]
 
 
-@pytest.fixture(autouse=True)
-def temp_folder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A temporary folder of the test's own for the commands it runs (``TMPDIR``), so it can
-    check what they leave there; short, since it holds the referee's unix sockets."""
+@contextlib.contextmanager
+def short_temp_folder() -> Iterator[Path]:
+    """A fresh folder to be the commands' ``TMPDIR``, so a test can check what they leave
+    there; short, since it holds the referee's unix sockets, and passable by seat users."""
     folder = Path(tempfile.mkdtemp(prefix="arena-test-"))
     folder.chmod(0o711)
-    monkeypatch.setenv("TMPDIR", str(folder))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def temp_folder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The test's own temporary folder for the commands it runs (:func:`short_temp_folder`)."""
+    with short_temp_folder() as folder:
+        monkeypatch.setenv("TMPDIR", str(folder))
+        yield folder
 
 
 @pytest.fixture(autouse=True)
