@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import fcntl
 import hashlib
 import importlib.util
 import json
@@ -33,8 +34,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -266,9 +268,57 @@ SETUP_TIMEOUT = 600.0
 
 def run_setup(spec: BotSpec, force: bool = False) -> bool:
     """Run the bot's ``setup`` (with ``force``, or when this version of its files has not had
-    it yet); True if it ran. Its output goes to stderr, never stdout (kept for ``--json``)."""
+    it yet); True if it ran. Its output goes to stderr, never stdout (kept for ``--json``).
+
+    One setup of a folder runs at a time: two arena commands or workers starting the same
+    bot at once would otherwise both run ``npm ci``, and the second deletes ``node_modules``
+    under the first. The later one waits for the lock, then finds the setup done."""
     if spec.setup is None:
         return False
+    with folder_lock(spec):
+        return _run_setup_locked(spec, force)
+
+
+@contextlib.contextmanager
+def folder_lock(spec: BotSpec) -> Iterator[None]:
+    """An exclusive lock on the bot's folder (``flock`` on the folder itself, so nothing is
+    written into it), waited for at most :data:`SETUP_TIMEOUT`."""
+    try:
+        fd = os.open(spec.path, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise BotError(f"bot folder {spec.path} cannot be opened: {exc.strerror}") from None
+    try:
+        deadline = time.monotonic() + SETUP_TIMEOUT
+        waited = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise BotError(
+                        f"setup of bot {spec.name!r}: another setup of {spec.path} has held it"
+                        f" for over {SETUP_TIMEOUT:g} s"
+                    ) from None
+                if not waited:
+                    print(
+                        f"arena: waiting for another setup of bot {spec.name!r} to finish",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    waited = True
+                time.sleep(LOCK_POLL)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+LOCK_POLL = 0.05
+"""Seconds between tries of a bot folder's lock that another setup holds."""
+
+
+def _run_setup_locked(spec: BotSpec, force: bool) -> bool:
+    assert spec.setup is not None
     before = version_id(spec)
     marker = setup_marker(spec, before)
     if marker.exists() and not force:

@@ -28,10 +28,11 @@ def set_up_js_bot(spec: BotSpec, home: Path) -> Path:
     folder has no packages yet; returns the note. The bot folders are shared by every test
     and every pytest-xdist worker, and a second ``npm ci`` there deletes ``node_modules``
     under a bot another test is running: so the setup runs once per checkout, under a lock
-    on the folder, and tests copy the note instead of running it."""
-    folder = os.open(spec.path, os.O_RDONLY)
+    on its ``package.json`` (``run_setup`` itself locks the folder), and tests copy the note
+    instead of running it."""
+    manifest = os.open(spec.path / "package.json", os.O_RDONLY)
     try:
-        fcntl.flock(folder, fcntl.LOCK_EX)
+        fcntl.flock(manifest, fcntl.LOCK_EX)
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("ARENA_HOME", str(home))
             if not (spec.path / "node_modules" / "@grpc" / "grpc-js").is_dir():
@@ -41,5 +42,5 @@ def set_up_js_bot(spec: BotSpec, home: Path) -> Path:
                 marker.parent.mkdir(parents=True, exist_ok=True)
                 marker.write_text("installed before the tests\n")
     finally:
-        os.close(folder)
+        os.close(manifest)
     return marker

@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 import sysconfig
+import threading
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,7 @@ from arena.referee.local import play
 from arena.referee.match import TimeControl
 from arena.scheduler import tournament as tournaments
 from arena.store import open_store
+from tests.waiting import wait_until
 
 Capsys = pytest.CaptureFixture[str]
 REPO = Path(__file__).resolve().parent.parent
@@ -282,6 +284,57 @@ def test_a_setup_that_writes_into_the_folder_runs_once(tmp_path: Path) -> None:
     assert version_id(read_spec(folder)) != before
     assert run_setup(read_spec(folder)) is False
     assert (folder / "generated.py").read_text() == "VALUE = 7\n"
+
+
+def test_two_setups_of_one_folder_at_once_run_one_after_the_other(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """A second arena starting the same bot while its setup runs waits for it, then finds it
+    done, instead of running a second ``npm ci`` under the first one's bots."""
+    running, go = tmp_path / "running", tmp_path / "go"
+    exclusive = (
+        "import os, pathlib, sys, time\n"
+        f"running, go = pathlib.Path({str(running)!r}), pathlib.Path({str(go)!r})\n"
+        "try:\n"
+        "    os.close(os.open(running, os.O_CREAT | os.O_EXCL))\n"
+        "except FileExistsError:\n"
+        "    sys.exit('two setups at once')\n"
+        "for _ in range(3000):\n"
+        "    if go.exists():\n"
+        "        break\n"
+        "    time.sleep(0.02)\n"
+        "runs = pathlib.Path('../runs.txt')\n"
+        "runs.write_text((runs.read_text() if runs.exists() else '') + 'x')\n"
+        "running.unlink()\n"
+    )
+    spec = read_spec(make_bot(tmp_path / "bot", setup=["python", "-c", exclusive]))
+    ran: dict[str, bool] = {}
+    errors: list[BaseException] = []
+
+    def setup(which: str) -> None:
+        try:
+            ran[which] = run_setup(spec)
+        except BaseException as exc:  # reported by the assertions below
+            errors.append(exc)
+
+    first = threading.Thread(target=setup, args=("first",))
+    first.start()
+    assert wait_until(running.exists), "the first setup never started"
+    second = threading.Thread(target=setup, args=("second",))
+    second.start()
+    stderr: list[str] = []
+
+    def second_waits() -> bool:
+        stderr.append(capsys.readouterr().err)
+        return "waiting for another setup" in "".join(stderr)
+
+    assert wait_until(second_waits), f"the second setup did not wait: {errors}"
+    go.touch()
+    first.join(60)
+    second.join(60)
+    assert not errors
+    assert ran == {"first": True, "second": False}
+    assert runs(tmp_path) == 1
 
 
 def test_setup_output_goes_to_stderr(tmp_path: Path, capsys: Capsys) -> None:

@@ -9,6 +9,7 @@ from itertools import pairwise
 import pytest
 
 from arena.games.classic.combat import battle_odds, compare
+from arena.sdk.classic.tactics import _WinTable
 from arena.sdk.tactics import (
     BoardInfo,
     capture_odds,
@@ -28,6 +29,20 @@ def test_capture_odds_is_battle_odds_p_win(attackers, defenders):
     assert capture_odds(attackers, defenders) == pytest.approx(
         float(battle_odds(attackers, defenders).p_win), abs=1e-12
     )
+
+
+def test_odds_table_grown_in_steps_is_the_table_grown_at_once():
+    """Rows and columns added later (the fast 3-against-2 recurrence) equal one whole fill,
+    and the exact battle odds of big stacks."""
+    stepwise, at_once = _WinTable(), _WinTable()
+    for attackers, defenders in [(2, 1), (4, 9), (30, 3), (7, 45), (61, 52)]:
+        stepwise.get(attackers, defenders)
+    at_once.get(61, 52)
+    assert all(stepwise.rows[a][:53] == at_once.rows[a][:53] for a in range(62))
+    for attackers, defenders in [(31, 29), (45, 12), (12, 30)]:
+        assert stepwise.get(attackers, defenders) == pytest.approx(
+            float(battle_odds(attackers, defenders).p_win), abs=1e-12
+        )
 
 
 def test_capture_odds_edge_cases():

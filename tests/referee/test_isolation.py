@@ -33,6 +33,7 @@ from arena.referee.host import BotHost
 from arena.referee.isolation import Isolation, detect
 from arena.referee.match import MatchResult, TimeControl
 from arena.seeds import KEY_ENV
+from tests.waiting import wait_until
 
 from . import RANDOM, REPO, rules_for
 
@@ -120,15 +121,6 @@ def marked(mark: str) -> list[int]:
             except OSError:
                 continue
     return found
-
-
-def wait_until(condition: Any, seconds: float = 30.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 @pytest.mark.parametrize("address", [None, "127.0.0.1:0"], ids=["unix", "tcp"])
