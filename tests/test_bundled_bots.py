@@ -8,8 +8,8 @@ from arena.bots import bundled_bots, find_bot, load_bot
 from arena.referee.match import play_match
 from tests.classic_helpers import game_of, rules_for
 
-pytestmark = pytest.mark.usefixtures("both_in_process_paths")
-"""Every test here runs on both in-process paths (see tests/conftest.py)."""
+# One in-process path (the fast one, the default): tests/games/test_in_process_fast_path.py
+# shows that both paths hand every bot the same requests.
 
 VARIANTS = [
     (2, {}),
@@ -18,7 +18,13 @@ VARIANTS = [
     (3, {"advantage_reroll": "true", "sets": "progressive"}),
     (5, {"fortify": "connected", "sets": "fixed"}),
 ]
-PYTHON_BOTS = [s.name for s in bundled_bots() if s.entry is not None and "classic" in s.games]
+PYTHON_BOTS = [
+    s.name
+    for s in bundled_bots()
+    if s.entry is not None and "classic" in s.games and s.name != "strong"
+]
+"""Every bundled in-process classic bot but ``strong``, whose search tests/test_strong_bot.py
+plays through every variant (more of them than here) against ``planner``."""
 
 
 @pytest.mark.parametrize("name", PYTHON_BOTS)

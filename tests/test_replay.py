@@ -19,8 +19,9 @@ from arena.replay import FORMAT, VERSION, ReplayWriter, read, verify
 from arena.sdk import Bot, Request
 from tests.classic_helpers import game_of, rules_for
 
-pytestmark = pytest.mark.usefixtures("both_in_process_paths")
-"""Every test here runs on both in-process paths (see tests/conftest.py)."""
+BOTH_PATHS = pytest.mark.usefixtures("both_in_process_paths")
+"""Every test that records a match runs on both in-process paths (see tests/conftest.py); the
+checks of a recorded file (tampering, headers) do not depend on how it was played."""
 
 
 def random_bots(n: int) -> list[Bot]:
@@ -70,6 +71,7 @@ VARIANTS = [
 ]
 
 
+@BOTH_PATHS
 @pytest.mark.parametrize(("players", "options"), VARIANTS)
 def test_replay_verifies(tmp_path: Path, players: int, options: dict[str, str]) -> None:
     result, path = play(tmp_path, players, seed=players * 11, **options)
@@ -79,12 +81,14 @@ def test_replay_verifies(tmp_path: Path, players: int, options: dict[str, str]) 
     assert result.replay == str(path)
 
 
+@BOTH_PATHS
 def test_full_length_match_verifies(tmp_path: Path) -> None:
     result, path = play(tmp_path, 3, seed=5)
     assert result.end in ("domination", "round_limit")
     assert verify(path).ok
 
 
+@BOTH_PATHS
 def test_replay_records_match_the_result(tmp_path: Path) -> None:
     result, path = play(tmp_path, 4, seed=9, max_rounds="30", mode="capital")
     header, records = read(path)
@@ -126,6 +130,7 @@ def test_replay_records_match_the_result(tmp_path: Path) -> None:
     assert result.to_dict()["places"] == [s.to_dict() for s in result.seats]
 
 
+@BOTH_PATHS
 def test_same_seed_same_replay(tmp_path: Path) -> None:
     _, first = play(tmp_path, 3, seed=21, name="a.jsonl", max_rounds="25")
     _, second = play(tmp_path, 3, seed=21, name="b.jsonl", max_rounds="25")
@@ -355,6 +360,7 @@ class CrashingBot(Bot):
         return super().choose(request)
 
 
+@BOTH_PATHS
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_strikes_and_forfeit_replay(tmp_path: Path, players: int) -> None:
     bots = [IllegalBot(), *random_bots(players - 1)]
@@ -370,6 +376,7 @@ def test_strikes_and_forfeit_replay(tmp_path: Path, players: int) -> None:
     assert report.ok, report.message
 
 
+@BOTH_PATHS
 @pytest.mark.parametrize(("crash_at", "mode"), [(1, "world"), (30, "capital"), (60, "world")])
 def test_crash_forfeit_replay(tmp_path: Path, crash_at: int, mode: str) -> None:
     bots = [*random_bots(2), CrashingBot(crash_at), *random_bots(1)]
@@ -413,6 +420,7 @@ class OddNumberBot(Bot):
         return self.inner.choose(request)
 
 
+@BOTH_PATHS
 @pytest.mark.parametrize(
     ("kind", "value"),
     [("attack", 1.0), ("attack", True), ("fortify", 1.0), ("reinforce", True)],
@@ -431,6 +439,7 @@ def test_non_integer_answers_are_refused_and_the_replay_verifies(
     assert report.ok, report.message
 
 
+@BOTH_PATHS
 def test_rules_from_a_replay_header_rebuild_the_same_engine(tmp_path: Path) -> None:
     _, path = play(tmp_path, 5, mode="mission", max_rounds="10", seed=31)
     header, _ = read(path)

@@ -1,7 +1,7 @@
 """Conformance of the classic engine: random games under every variant, invariants checked
 after every applied action.
 
-The fast run plays 80 short games per player count (variants cycling by game index); the
+The fast run plays 45 short games per player count (each variant five times); the
 ``slow`` run plays the full matrix (≥200 games per variant × player count, default round cap)
 and prints a figures table (``pytest -m slow -s``).
 
@@ -56,7 +56,7 @@ from tests.classic_helpers import rules_for
 BOARD = classic_board()
 SIZE = BOARD.size
 CARDS = len(BOARD.card_symbols)
-FAST_GAMES = 80
+FAST_GAMES = 45
 FAST_MAX_ROUNDS = 12
 SLOW_GAMES = int(os.environ.get("ARENA_CONFORMANCE_GAMES", "200"))  # games per cell, slow run
 DECISION_LIMIT = 400_000

@@ -91,7 +91,7 @@ def test_a_tournament_cut_short_by_the_serve_stopping_resumes_on_the_next(tmp_pa
     db = tmp_path / "arena.db"
     token = remote(db, "far")
     command = [sys.executable, "-m", "arena.cli", "tournament", "run", *SMALL, "--db", str(db)]
-    command += ["--rounds", "20", "--bot", "far", "--bot", "random"]
+    command += ["--rounds", "8", "--bot", "far", "--bot", "random"]
     with serving(db) as (address, _):
         bot = start_bot(address, token)
         running = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True)
@@ -107,7 +107,7 @@ def test_a_tournament_cut_short_by_the_serve_stopping_resumes_on_the_next(tmp_pa
     assert "arena tournament resume" in resume
     with open_store(db) as store:
         (tournament,) = store.tournaments()
-        assert 0 < tournament["recorded"] < tournament["planned"] == 40
+        assert 0 < tournament["recorded"] < tournament["planned"] == 16
     with serving(db) as (address, _):
         bot = start_bot(address, token)
         try:
@@ -117,7 +117,7 @@ def test_a_tournament_cut_short_by_the_serve_stopping_resumes_on_the_next(tmp_pa
         assert done.returncode == 0, done.stderr
     with open_store(db) as store:
         indices = [m["plan_index"] for m in store.matches(tournament["id"])]
-        assert sorted(indices) == list(range(40))
+        assert sorted(indices) == list(range(16))
         assert store.tournament(tournament["id"])["status"] == "finished"
 
 

@@ -68,7 +68,10 @@ def _names(seats: int) -> list[str]:
     return ["random"] + [f"random-{i}" for i in range(2, seats + 1)]
 
 
-@pytest.mark.parametrize(("seats", "pool"), [(4, "europe/4p"), (3, "europe/3p")])
+@pytest.mark.parametrize(
+    ("seats", "pool"),
+    [(4, "europe/4p"), pytest.param(3, "europe/3p", marks=pytest.mark.slow)],  # 17 s more
+)
 def test_a_europe_tournament_records_its_plan_and_rates_its_pool(
     tmp_path: Path, seats: int, pool: str
 ) -> None:

@@ -44,7 +44,7 @@ needs_node = pytest.mark.skipif(not HAVE_NODE, reason="js-random needs `node` an
 
 # Three bots when node is here, else the two Python bots (and more rounds for the long runs).
 BOTS = ["random", "aggressive", "js-random"] if HAVE_NODE else ["random", "aggressive"]
-LONG_ROUNDS = "3" if HAVE_NODE else "8"
+LONG_ROUNDS = "2" if HAVE_NODE else "6"
 """Rounds of the tournaments that get interrupted: long enough to interrupt, short to resume."""
 
 LEADERBOARD_KEYS = {
@@ -1091,7 +1091,7 @@ def test_leaderboard_of_an_empty_database() -> None:
 def test_a_busy_database_stops_the_tournament_and_loses_nothing(
     scheduler: Callable[[list[str]], Scheduler],
 ) -> None:
-    run = scheduler(tournament_args(rounds="2", max_rounds=20, seed=41))
+    run = scheduler(tournament_args(rounds="1", max_rounds=20, seed=41))
     wait_until(lambda: recorded_count() >= 1, "a recorded match", process=run.process)
     family = descendants(run.pid)
     lock = sqlite3.connect(str(db_path()), timeout=20, isolation_level=None)
