@@ -124,8 +124,7 @@ def test_random_games_keep_the_contract(name: str, players: int, config: dict[st
     _json(game.board())
     end = play(game, 0)
     assert _views(game, play(game, 0)) == _views(game, end), "same seed, same game"
-    for seed in (1, 2):
-        play(game, seed)
+    play(game, 1)
     play(game, 7, forfeit_at=3)
 
 

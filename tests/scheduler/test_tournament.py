@@ -647,7 +647,7 @@ def test_resume_refuses_a_changed_bot_and_records_the_new_version_when_asked(
     scheduler: Callable[[list[str]], Scheduler], tmp_path: Path
 ) -> None:
     bot = _bot_copy(tmp_path, "mutable")
-    args = tournament_args(bots=["aggressive", str(bot)], rounds="8", max_rounds=20, seed=51)
+    args = tournament_args(bots=["aggressive", str(bot)], rounds="4", max_rounds=20, seed=51)
     tournament_id, done = _stopped_tournament(scheduler, args)
     planned = query("SELECT COUNT(*) FROM plan")[0][0]
     assert done < planned
