@@ -308,6 +308,8 @@ def folder_lock(spec: BotSpec) -> Iterator[None]:
                     )
                     waited = True
                 time.sleep(LOCK_POLL)
+            except OSError:  # a filesystem without locks (some network mounts): run unlocked
+                break
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
