@@ -34,7 +34,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -282,41 +281,27 @@ def run_setup(spec: BotSpec, force: bool = False) -> bool:
 @contextlib.contextmanager
 def folder_lock(spec: BotSpec) -> Iterator[None]:
     """An exclusive lock on the bot's folder (``flock`` on the folder itself, so nothing is
-    written into it), waited for at most :data:`SETUP_TIMEOUT`."""
+    written into it). A wait is bounded by the holder's own :data:`SETUP_TIMEOUT`, and the
+    lock goes with the holder's descriptor, even when it is killed."""
     try:
         fd = os.open(spec.path, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
         raise BotError(f"bot folder {spec.path} cannot be opened: {exc.strerror}") from None
     try:
-        deadline = time.monotonic() + SETUP_TIMEOUT
-        waited = False
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise BotError(
-                        f"setup of bot {spec.name!r}: another setup of {spec.path} has held it"
-                        f" for over {SETUP_TIMEOUT:g} s"
-                    ) from None
-                if not waited:
-                    print(
-                        f"arena: waiting for another setup of bot {spec.name!r} to finish",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-                    waited = True
-                time.sleep(LOCK_POLL)
-            except OSError:  # a filesystem without locks (some network mounts): run unlocked
-                break
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(
+                f"arena: waiting for another setup of bot {spec.name!r} to finish",
+                file=sys.stderr,
+                flush=True,
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:  # a filesystem without locks (some network mounts): run unlocked
+            pass
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
-
-
-LOCK_POLL = 0.05
-"""Seconds between tries of a bot folder's lock that another setup holds."""
 
 
 def _run_setup_locked(spec: BotSpec, force: bool) -> bool:
