@@ -1,6 +1,7 @@
 """Every bundled Python bot answers fixed positions legally and within the ladder's move time.
 
-The positions are the ones that trip bots up: an opening with thin territories, late-game
+The positions are the ones that trip bots up: the first claim of an empty board (every
+territory a choice), an opening with thin territories, late-game
 stacks of hundreds of armies (exact odds tables grow with the square of the armies), a
 capture to occupy, a fortify, a neutral 2-player board and a Capital RISK headquarters.
 The time bound is 20 times the ladder benchmark's 50 ms move time: it catches a decision
@@ -57,6 +58,13 @@ def _neutral_board():
     return rules, state
 
 
+def _claim_opening():
+    rules = rules_for(3)
+    state = rules.new_game(5)
+    state.first = state.seat = 0
+    return rules, state
+
+
 def _headquarters():
     rules = rules_for(4, mode="capital")
     state = make_state(rules, phase=Phase.HEADQUARTERS, default_armies=2)
@@ -72,6 +80,7 @@ POSITIONS = {
     "huge stacks: occupy": _occupy,
     "neutral 2-player attack": _neutral_board,
     "capital headquarters": _headquarters,
+    "claim on an empty board (3 players)": _claim_opening,
 }
 
 
@@ -124,4 +133,5 @@ def test_positions_are_what_they_claim():
         "huge stacks: occupy": "occupy",
         "neutral 2-player attack": "attack",
         "capital headquarters": "headquarters",
+        "claim on an empty board (3 players)": "claim",
     }
