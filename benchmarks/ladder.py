@@ -3,7 +3,8 @@
 Prints figures, never asserts them. For each table: every bot's win % with its 95% Wilson
 interval, seat-games played and the table's par (100/K % for K seats); its decision time
 p50 / p99 in ms as the referee measures it, p99 as a % of the move time, decisions over the
-move time, strikes and non-OK statuses; the table's wall time and games/minute. Then each
+move time, strikes, the share of its seat-games in which it was the first seat out
+(eliminated or forfeited; par 100/K % where someone always goes out) and non-OK statuses; the table's wall time and games/minute. Then each
 target with met / NOT met. ``--json PATH`` writes every figure (after each table, and at the
 end with the targets) so the README table can be regenerated.
 
@@ -268,6 +269,7 @@ class LadderHost:
             "think_ms": [s.think_ms for s in result.seats],
             "end": result.end,
             "winner": result.winner,
+            "out_order": list(result.out_order),
             "rounds": result.rounds,
             "seconds": seconds,
         }
@@ -312,6 +314,8 @@ class BotFigures:
     think_ms: list[float] = field(default_factory=list)
     strikes: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
+    first_out: int = 0
+    """Games in which this bot was the first seat to leave (eliminated or forfeited)."""
 
     def row(self, seats: int, move_ms: float) -> dict[str, Any]:
         low, high = wilson_interval(self.wins, self.games)
@@ -332,6 +336,7 @@ class BotFigures:
             "over_move_time": sum(1 for t in self.think_ms if t > move_ms),
             "strikes": self.strikes,
             "statuses": dict(sorted(self.statuses.items())),
+            "first_out_pct": 100 * self.first_out / self.games if self.games else None,
         }
 
 
@@ -361,6 +366,8 @@ def summarize(
             figures.wins += 1 / len(firsts) if seat in firsts else 0.0
             figures.think_ms.extend(outcome["think_ms"][seat])
             figures.strikes += outcome["strikes"][seat]
+            if outcome["out_order"][:1] == [seat]:
+                figures.first_out += 1
             if outcome["statuses"][seat] != SeatStatus.OK.value:
                 figures.statuses[outcome["statuses"][seat]] += 1
     if pool is not None:
@@ -408,7 +415,8 @@ def print_table(summary: dict[str, Any], workers: int) -> None:
     width = max(14, *(len(row["bot"]) for row in summary["bots"]))
     print(
         f"{'bot':<{width}} {'games':>5} {'win %':>6} {'95% interval':>14} {'par':>5} "
-        f"{'p50 ms':>7} {'p99 ms':>7} {'p99/move':>8} {'over':>5} {'strikes':>7}  statuses"
+        f"{'p50 ms':>7} {'p99 ms':>7} {'p99/move':>8} {'over':>5} {'strikes':>7} "
+        f"{'1st out':>7}  statuses"
     )
     for row in summary["bots"]:
         interval = f"[{row['win_low_pct']:.1f}, {row['win_high_pct']:.1f}]"
@@ -417,7 +425,8 @@ def print_table(summary: dict[str, Any], workers: int) -> None:
             f"{row['bot']:<{width}} {row['games']:>5} {_num(row['win_pct']):>6} {interval:>14} "
             f"{row['par_pct']:>5.1f} {_num(row['think_ms_p50'], 3):>7} "
             f"{_num(row['think_ms_p99'], 2):>7} {_num(row['p99_pct_of_move']):>7}% "
-            f"{row['over_move_time']:>5} {row['strikes']:>7}  {faults}"
+            f"{row['over_move_time']:>5} {row['strikes']:>7} "
+            f"{_num(row['first_out_pct']):>6}%  {faults}"
         )
 
 

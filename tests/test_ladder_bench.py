@@ -38,9 +38,10 @@ def test_every_seed_is_played_in_every_rotation(ladder):
     assert ladder.schedule(table, seed=2)[0][0] != games[0][0]
 
 
-def _outcome(places, think=((1.0,),) * 3, statuses=("OK",) * 3):
+def _outcome(places, think=((1.0,),) * 3, statuses=("OK",) * 3, out_order=()):
     return {
         "places": list(places),
+        "out_order": list(out_order),
         "statuses": list(statuses),
         "strikes": [0, 0, 0],
         "think_ms": [list(t) for t in think],
@@ -54,9 +55,9 @@ def test_shared_first_place_splits_the_win_and_duplicates_add_up(ladder):
     table = ladder.Table("three", ("x", "y", "x"), 3)
     games = ladder.schedule(table, seed=1)
     outcomes = [
-        _outcome([1, 2, 3]),  # seats x, y, x: x wins
+        _outcome([1, 2, 3], out_order=(2, 1)),  # seats x, y, x: x wins, the other x out first
         _outcome([1, 1, 3], statuses=("OK", "OK", "TIMEOUT")),  # y, x, x: y and x share
-        _outcome([2, 1, 3], think=((1.0,), (100.0,), (2.0,))),  # x, x, y: x wins
+        _outcome([2, 1, 3], think=((1.0,), (100.0,), (2.0,)), out_order=(2,)),  # x, x, y: x wins
     ]
     summary = ladder.summarize(table, games, outcomes, wall=3.0, move_ms=50.0)
     rows = {r["bot"]: r for r in summary["bots"]}
@@ -65,6 +66,8 @@ def test_shared_first_place_splits_the_win_and_duplicates_add_up(ladder):
     assert rows["x"]["par_pct"] == pytest.approx(100 / 3)
     assert rows["x"]["win_low_pct"] < rows["x"]["win_pct"] < rows["x"]["win_high_pct"]
     assert rows["x"]["over_move_time"] == 1 and rows["x"]["statuses"] == {"TIMEOUT": 1}
+    assert rows["x"]["first_out_pct"] == pytest.approx(100 / 6)  # 1 of its 6 seat-games
+    assert rows["y"]["first_out_pct"] == pytest.approx(100 / 3)
     assert summary["games_per_min"] == pytest.approx(60.0)
     assert [p["places"] for p in summary["played"]] == [o["places"] for o in outcomes]
 

@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
 from arena.bots import find_bot, load_bot
 from arena.games.classic import ClassicConfig
+from arena.games.classic.board import classic_board
 from arena.games.classic.game import ClassicGame
+from arena.games.classic.state import Phase
 from arena.referee.match import play_match
+from arena.sdk import Attack, Occupy, Place
 from arena.sdk.bot import Bot, Request
+from arena.sdk.tactics import chain_odds
 from arena.statuses import SeatStatus
+from tests.classic_helpers import make_state, rules_for, tid
 from tests.test_bot_positions import POSITIONS, _ask, _started
 
 VARIANTS = {
@@ -123,3 +129,54 @@ def test_the_value_is_trained_on_labelled_turn_starts():
     weights = train.fit(synthetic, 2, steps=150)
     assert weights[0] > 3 and abs(weights[1]) < 0.5
     assert train.log_loss(weights, synthetic) < train.log_loss([0.0, 0.0], synthetic)
+
+
+def _strong_module():
+    return sys.modules[type(load_bot(find_bot("strong"))).__module__]
+
+
+def _cornered(phase: Phase, brazil: int = 12):
+    """Seat 1 holds only Peru (2) and Argentina (3); seat 0 borders both from Brazil."""
+    rules = rules_for(3)
+    owner = {tid("Brazil"): 0, tid("Peru"): 1, tid("Argentina"): 1, tid("Egypt"): 0}
+    armies = {tid("Brazil"): brazil, tid("Peru"): 2, tid("Argentina"): 3}
+    state = make_state(rules, owner, default_owner=2, armies=armies, phase=phase, to_place=5)
+    return rules, state
+
+
+def test_a_kill_plan_is_the_likeliest_path_through_a_rivals_territories():
+    strong = _strong_module()
+    _, state = _cornered(Phase.ATTACK)
+    g = strong.Geometry(classic_board())
+    peru, argentina, brazil = tid("Peru"), tid("Argentina"), tid("Brazil")
+    odds, path = strong.kill_plan(g, state.owner, state.armies, 0)
+    both = {
+        (peru, argentina): chain_odds(11, [2, 3]),
+        (argentina, peru): chain_odds(11, [3, 2]),
+    }
+    assert path[0] == brazil and odds == max(both.values())
+    assert both[tuple(path[1:])] == odds
+    # Five new armies on Brazil make it likelier; too few armies make no plan at all.
+    assert strong.kill_plan(g, state.owner, state.armies, 0, 5, [brazil])[0] > odds
+    state.armies[brazil] = 4
+    assert strong.kill_plan(g, state.owner, state.armies, 0) is None
+
+
+def test_strong_follows_a_likely_elimination_without_searching():
+    rules, state = _cornered(Phase.REINFORCE)
+    bot = _started("strong", rules, 0)
+    action, _ = _ask(bot, rules, state, 0)
+    assert action == Place(((tid("Brazil"), 5),))
+    rules, state = _cornered(Phase.ATTACK)
+    action, _ = _ask(bot, rules, state, 0)
+    strong = _strong_module()
+    _, path = strong.kill_plan(strong.Geometry(classic_board()), state.owner, state.armies, 0)
+    assert isinstance(action, Attack) and action.until == 1  # rolls to the capture
+    assert [action.source, action.target] == path[:2]
+    # Peru taken: the whole stack moves on towards Argentina.
+    rules, state = _cornered(Phase.OCCUPY)
+    state.owner[tid("Peru")], state.armies[tid("Peru")] = 0, 3
+    state.armies[tid("Brazil")] = 9
+    state.occupy = (tid("Brazil"), tid("Peru"), 3)
+    action, _ = _ask(bot, rules, state, 0)
+    assert action == Occupy(11)

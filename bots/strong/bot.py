@@ -19,6 +19,12 @@ armies, armies at risk next round by exact odds, seats until its turn, territori
 front, continent bonuses), fitted by ``train_value.py`` on games of the bundled bots; a
 secret mission's or the headquarters' progress adds to the seat's armies.
 
+Eliminations come first: when one stack can take every territory of a rival this turn along
+one path with exact odds of at least :data:`KILL_ODDS` (:func:`kill_plan`), it places its
+reinforcements there, attacks along the path and moves the stack on, without a search
+(the rollouts' greedy attacks rarely find such a path, and the first elimination of a
+3-player game almost always decides it).
+
 Fortifying and setup placement are judged by the value alone (there are no dice);
 claims, neutral placement and headquarters use short heuristics; sets are traded as soon as
 they can be; it always defends with the maximum dice.
@@ -58,7 +64,7 @@ from arena.sdk import (
 )
 from arena.sdk.classic import Answer
 from arena.sdk.classic_sim import Simulator
-from arena.sdk.tactics import capture_odds, reroll_choice
+from arena.sdk.tactics import capture_odds, chain_odds, reroll_choice
 
 THINK_SHARE = 0.4
 """Share of the decision's deadline the search may use; the rest absorbs scheduler noise
@@ -448,6 +454,100 @@ class Rollout:
         return where
 
 
+# ----------------------------------------------------------------------------- eliminations
+
+
+KILL_ODDS = 0.6
+"""A plan to eliminate a rival this turn is followed without a search once its exact odds of
+taking every one of the rival's territories reach this: in 3-player games against two
+``planner``, whoever made the first elimination went on to win 95% of the time."""
+KILL_SIZE = 8
+"""Rivals holding more territories than this are not planned against (the path search grows
+exponentially with them)."""
+KILL_DETOURS = 2
+"""Territories of other seats a kill path may pass through on the way."""
+KILL_PATHS = 12
+"""Complete paths a kill search scores by their exact odds before it stops."""
+
+
+def kill_plan(
+    g: Geometry,
+    owner: Sequence[int],
+    armies: Sequence[int],
+    me: int,
+    extra: int = 0,
+    sources: Sequence[int] | None = None,
+) -> tuple[float, list[int]] | None:
+    """The likeliest chain of captures that takes every territory of some rival this turn,
+    one stack moving on after each capture: ``(exact odds, [source, target, ...])``, or
+    None. ``extra`` new armies join the source first (reinforcements still to place, on one
+    of ``sources``). Only a single path is planned: a rival whose territories need two
+    stacks is left to the search."""
+    held: dict[int, list[int]] = {}
+    for t, o in enumerate(owner):
+        if o >= 0 and o != me:
+            held.setdefault(o, []).append(t)
+    allowed = None if sources is None else set(sources)
+    neighbours = g.neighbours
+    best: tuple[float, list[int]] | None = None
+    for targets in held.values():
+        if len(targets) > KILL_SIZE:
+            continue
+        wanted = set(targets)
+        need = sum(armies[t] + 1 for t in targets)
+        starts = {t for v in targets for t in neighbours[v] if owner[t] == me}
+        if allowed is not None:
+            starts &= allowed
+        for source in sorted(starts):
+            fighting = armies[source] - 1 + extra
+            if fighting < need:
+                continue
+            for path in _kill_paths(neighbours, owner, armies, me, source, fighting, wanted):
+                odds = chain_odds(fighting, [armies[t] for t in path])
+                if best is None or odds > best[0]:
+                    best = (odds, [source, *path])
+    return best
+
+
+def _kill_paths(
+    neighbours: Sequence[Sequence[int]],
+    owner: Sequence[int],
+    armies: Sequence[int],
+    me: int,
+    source: int,
+    fighting: int,
+    wanted: set[int],
+) -> list[list[int]]:
+    """Up to :data:`KILL_PATHS` paths from ``source`` through every territory of ``wanted``
+    (and at most :data:`KILL_DETOURS` others), each step a neighbour of the last, pruned
+    where the armies left (each capture costs its defenders and the one left behind) would
+    run out; the rival's own territories and the weakest are tried first."""
+    paths: list[list[int]] = []
+    path: list[int] = []
+
+    def step(here: int, strength: float, left: int, detours: int) -> None:
+        if left == 0:
+            paths.append(path[:])
+            return
+        ahead = [nb for nb in neighbours[here] if owner[nb] != me and nb not in path]
+        ahead.sort(key=lambda nb: (nb not in wanted, armies[nb], nb))
+        for nb in ahead:
+            if len(paths) >= KILL_PATHS:
+                return
+            hit = nb in wanted
+            if not hit and detours == 0:
+                continue
+            after = strength - armies[nb] - 1
+            if after < 1:
+                continue
+            path.append(nb)
+            step(nb, after, left - hit, detours - (not hit))
+            path.pop()
+
+    step(source, float(fighting), len(wanted), KILL_DETOURS)
+    return paths
+
+
 # ----------------------------------------------------------------------------- search
 
 
@@ -515,7 +615,7 @@ class StrongBot(Bot):
     """Searches its turn on the engine in sampled worlds; see the module docstring."""
 
     name = "strong"
-    version = "2.1"
+    version = "2.2"
     always_max_defence = True
 
     def __init__(self, nodes: int | None = None) -> None:
@@ -583,6 +683,12 @@ class StrongBot(Bot):
     # ------------------------------------------------------------ own turn
 
     def reinforce(self, request: Request) -> Answer:
+        view, options = request.view, request.options
+        plan = kill_plan(
+            self.g, view["owner"], view["armies"], self.seat, options.armies, options.territories
+        )
+        if plan is not None and plan[0] >= KILL_ODDS:
+            return Place(((plan[1][0], options.armies),))
         return self._search(request, self.reinforce_candidates(request))
 
     def reinforce_candidates(self, request: Request) -> list[Action]:
@@ -618,6 +724,13 @@ class StrongBot(Bot):
         return candidates[: MAX_CANDIDATES + 1]
 
     def attack(self, request: Request) -> Answer:
+        view = request.view
+        plan = kill_plan(self.g, view["owner"], view["armies"], self.seat)
+        if plan is not None and plan[0] >= KILL_ODDS:
+            source, target = plan[1][:2]
+            for src, dst, dice in request.options.attacks:
+                if (src, dst) == (source, target):
+                    return Attack(src, dst, dice, until=1, reroll="auto")
         return self._search(request, self.attack_candidates(request))
 
     def attack_candidates(self, request: Request) -> list[Action]:
@@ -652,6 +765,13 @@ class StrongBot(Bot):
         options = request.options
         low, high = options.min_armies, options.max_armies
         source, target, _ = options.battle
+        view = request.view
+        owner, armies = list(view["owner"]), list(view["armies"])
+        total = armies[source] + armies[target]
+        owner[target], armies[source], armies[target] = self.seat, total - high, high
+        plan = kill_plan(self.g, owner, armies, self.seat, sources=(target,))
+        if plan is not None and plan[0] >= KILL_ODDS:
+            return Occupy(high)  # the whole stack goes on with the elimination
         candidates = sorted({low, high, (low + high) // 2, max(low, high - 3)})
         least = options.min_armies
 
