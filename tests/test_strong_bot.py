@@ -135,11 +135,11 @@ def _strong_module():
     return sys.modules[type(load_bot(find_bot("strong"))).__module__]
 
 
-def _cornered(phase: Phase, brazil: int = 12):
+def _cornered(phase: Phase):
     """Seat 1 holds only Peru (2) and Argentina (3); seat 0 borders both from Brazil."""
     rules = rules_for(3)
     owner = {tid("Brazil"): 0, tid("Peru"): 1, tid("Argentina"): 1, tid("Egypt"): 0}
-    armies = {tid("Brazil"): brazil, tid("Peru"): 2, tid("Argentina"): 3}
+    armies = {tid("Brazil"): 12, tid("Peru"): 2, tid("Argentina"): 3}
     state = make_state(rules, owner, default_owner=2, armies=armies, phase=phase, to_place=5)
     return rules, state
 

@@ -682,13 +682,22 @@ class StrongBot(Bot):
 
     # ------------------------------------------------------------ own turn
 
+    def _likely_kill(
+        self,
+        owner: Sequence[int],
+        armies: Sequence[int],
+        extra: int = 0,
+        sources: Sequence[int] | None = None,
+    ) -> list[int] | None:
+        """The path of :func:`kill_plan` when its odds reach :data:`KILL_ODDS`, else None."""
+        plan = kill_plan(self.g, owner, armies, self.seat, extra, sources)
+        return plan[1] if plan is not None and plan[0] >= KILL_ODDS else None
+
     def reinforce(self, request: Request) -> Answer:
         view, options = request.view, request.options
-        plan = kill_plan(
-            self.g, view["owner"], view["armies"], self.seat, options.armies, options.territories
-        )
-        if plan is not None and plan[0] >= KILL_ODDS:
-            return Place(((plan[1][0], options.armies),))
+        path = self._likely_kill(view["owner"], view["armies"], options.armies, options.territories)
+        if path is not None:
+            return Place(((path[0], options.armies),))
         return self._search(request, self.reinforce_candidates(request))
 
     def reinforce_candidates(self, request: Request) -> list[Action]:
@@ -724,12 +733,10 @@ class StrongBot(Bot):
         return candidates[: MAX_CANDIDATES + 1]
 
     def attack(self, request: Request) -> Answer:
-        view = request.view
-        plan = kill_plan(self.g, view["owner"], view["armies"], self.seat)
-        if plan is not None and plan[0] >= KILL_ODDS:
-            source, target = plan[1][:2]
+        path = self._likely_kill(request.view["owner"], request.view["armies"])
+        if path is not None:
             for src, dst, dice in request.options.attacks:
-                if (src, dst) == (source, target):
+                if [src, dst] == path[:2]:
                     return Attack(src, dst, dice, until=1, reroll="auto")
         return self._search(request, self.attack_candidates(request))
 
@@ -769,8 +776,7 @@ class StrongBot(Bot):
         owner, armies = list(view["owner"]), list(view["armies"])
         total = armies[source] + armies[target]
         owner[target], armies[source], armies[target] = self.seat, total - high, high
-        plan = kill_plan(self.g, owner, armies, self.seat, sources=(target,))
-        if plan is not None and plan[0] >= KILL_ODDS:
+        if self._likely_kill(owner, armies, sources=(target,)) is not None:
             return Occupy(high)  # the whole stack goes on with the elimination
         candidates = sorted({low, high, (low + high) // 2, max(low, high - 3)})
         least = options.min_armies
