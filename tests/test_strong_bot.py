@@ -180,3 +180,64 @@ def test_strong_follows_a_likely_elimination_without_searching():
     state.occupy = (tid("Brazil"), tid("Peru"), 3)
     action, _ = _ask(bot, rules, state, 0)
     assert action == Occupy(11)
+
+
+def _spread(phase: Phase):
+    """Seat 1 holds Peru, Argentina, Egypt and East Africa (1 army each): no single path
+    takes them all, but Brazil and the Middle East (8 armies each) can between them."""
+    rules = rules_for(3)
+    rival = ("Peru", "Argentina", "Egypt", "East Africa")
+    owner = {tid("Brazil"): 0, tid("Middle East"): 0} | {tid(t): 1 for t in rival}
+    armies = {tid("Brazil"): 8, tid("Middle East"): 8}
+    state = make_state(rules, owner, default_owner=2, armies=armies, phase=phase, to_place=3)
+    return rules, state, {tid(t) for t in rival}
+
+
+def test_strong_sweeps_a_rival_that_one_path_cannot_take():
+    strong = _strong_module()
+    rules, state, rival = _spread(Phase.REINFORCE)
+    assert strong.kill_plan(strong.Geometry(classic_board()), state.owner, state.armies, 0) is None
+    bot = _started("strong", rules, 0)
+    action, _ = _ask(bot, rules, state, 0)
+    assert isinstance(action, Place)
+    ((where, count),) = action.placements
+    assert where in (tid("Brazil"), tid("Middle East")) and count == 3
+    rules, state, rival = _spread(Phase.ATTACK)
+    action, _ = _ask(bot, rules, state, 0)
+    assert isinstance(action, Attack) and action.target in rival and action.until == 1
+    # Too many defenders for the stacks next to them: no sweep is started.
+    rules, state, rival = _spread(Phase.ATTACK)
+    for t in rival:
+        state.armies[t] = 5
+    bot = _started("strong", rules, 0)
+    _ask(bot, rules, state, 0)
+    assert bot.kill is None  # type: ignore[attr-defined]
+
+
+def test_a_sweep_attacks_with_the_widest_margin_and_moves_where_the_rival_is():
+    strong = _strong_module()
+    g = strong.Geometry(classic_board())
+    _, state, _ = _spread(Phase.ATTACK)
+    brazil, peru, argentina = tid("Brazil"), tid("Peru"), tid("Argentina")
+    state.armies[tid("Middle East")] = 3
+    assert strong.sweep_attack(g, state.owner, state.armies, 0, 1) == (brazil, peru)
+    state.armies[brazil] = 2
+    state.armies[peru] = state.armies[argentina] = 2
+    state.armies[tid("Egypt")] = state.armies[tid("East Africa")] = 3
+    assert strong.sweep_attack(g, state.owner, state.armies, 0, 1) is None  # no margin left
+    # Peru taken from Brazil: Argentina borders both, so the stack goes on whole.
+    state.owner[peru] = 0
+    assert strong.sweep_occupy(g, state.owner, state.armies, 1, brazil, peru, 3, 9) == 9
+    # Argentina taken from Brazil, Peru still the rival's: it borders both too.
+    state.owner[peru], state.owner[argentina] = 1, 0
+    assert strong.sweep_occupy(g, state.owner, state.armies, 1, brazil, argentina, 3, 9) == 9
+    # Egypt taken from the Middle East: East Africa borders both; North Africa, the
+    # rival's now too, only Egypt: all go on.
+    state.owner[tid("North Africa")] = 1
+    middle_east, egypt = tid("Middle East"), tid("Egypt")
+    state.owner[egypt] = 0
+    assert strong.sweep_occupy(g, state.owner, state.armies, 1, middle_east, egypt, 3, 9) == 9
+    # Nothing of the rival's next to the captured territory, some next to the source: stay.
+    state.owner[tid("North Africa")] = state.owner[tid("East Africa")] = 2
+    state.owner[tid("Ukraine")] = 1
+    assert strong.sweep_occupy(g, state.owner, state.armies, 1, middle_east, egypt, 3, 9) == 3

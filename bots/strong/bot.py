@@ -20,10 +20,13 @@ front, continent bonuses), fitted by ``train_value.py`` on games of the bundled 
 secret mission's or the headquarters' progress adds to the seat's armies.
 
 Eliminations come first: when one stack can take every territory of a rival this turn along
-one path with exact odds of at least :data:`KILL_ODDS` (:func:`kill_plan`), it places its
-reinforcements there, attacks along the path and moves the stack on, without a search
-(the rollouts' greedy attacks rarely find such a path, and the first elimination of a
-3-player game almost always decides it).
+one path with exact odds of at least :data:`KILL_ODDS` (:func:`kill_plan`), or several stacks
+can (a sweep, :func:`sweep_attack`) in that share of worlds where it is played out, it commits
+to it for the turn: the reinforcements go to the path's source (or one of the sweeping
+stacks), then it attacks and moves on without a search (the rollouts' greedy attacks rarely
+find such a path, and the first elimination of a 3-player game almost always decides it).
+The rollouts play eliminations too: every seat follows a likely one-stack path against a
+rival down to :data:`ROLL_KILL_SIZE` territories.
 
 Fortifying and setup placement are judged by the value alone (there are no dice);
 claims, neutral placement and headquarters use short heuristics; sets are traded as soon as
@@ -32,6 +35,7 @@ they can be; it always defends with the maximum dice.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -62,6 +66,7 @@ from arena.sdk import (
     Reroll,
     Trade,
 )
+from arena.sdk.bot import Answer as AnyAnswer
 from arena.sdk.classic import Answer
 from arena.sdk.classic_sim import Simulator
 from arena.sdk.tactics import capture_odds, chain_odds, reroll_choice
@@ -87,6 +92,9 @@ ROLL_UNTIL = 3
 """Rollout attacks stop when the source is down to this many armies (three dice or none)."""
 ROLLOUT_STEPS = 400
 """Engine steps a rollout may take (a bound, never reached in practice)."""
+ROLL_KILL_SIZE = 5
+"""Rollouts look for an elimination path (every seat, each turn) only against rivals down to
+this many territories: the search is too slow for every rollout step against larger ones."""
 
 
 # ----------------------------------------------------------------------------- board
@@ -334,6 +342,7 @@ class Rollout:
         rules, me = self.rules, self.seat
         captures = 0
         turn = s.turns
+        kill: list[int] | None = None  # this turn's elimination path; None: not looked for
         for _ in range(ROLLOUT_STEPS):
             phase = s.phase
             if phase == Phase.OVER:
@@ -345,11 +354,16 @@ class Rollout:
                 continue
             seat = s.seat
             if s.turns != turn:
-                turn, captures = s.turns, 0
+                turn, captures, kill = s.turns, 0, None
                 if seat == me:
                     break
             if phase == Phase.ATTACK:
-                attack = self.attack(s, seat) if captures < MAX_CAPTURES else None
+                if kill is None:
+                    kill = self.kill_path(s, seat, 0)
+                attack = self.kill_step(s, seat, kill)
+                if attack is None:
+                    kill = []
+                    attack = self.attack(s, seat) if captures < MAX_CAPTURES else None
                 if attack is None:
                     rules.apply_unchecked(s, seat, EndAttack())
                     continue
@@ -357,12 +371,14 @@ class Rollout:
                 if s.phase == Phase.OCCUPY:
                     captures += 1
             elif phase == Phase.OCCUPY:
-                rules.apply_unchecked(s, seat, self.occupy(s, seat))
+                rules.apply_unchecked(s, seat, self.occupy(s, seat, bool(kill)))
             elif phase == Phase.TRADE:
                 options = rules.legal_options(s, seat)
                 rules.apply_unchecked(s, seat, Trade(options.sets[0] if options.sets else None))
             elif phase == Phase.REINFORCE:
-                rules.apply_unchecked(s, seat, Place(((self.best_source(s, seat), s.to_place),)))
+                kill = self.kill_path(s, seat, s.to_place)
+                where = kill[0] if kill else self.best_source(s, seat)
+                rules.apply_unchecked(s, seat, Place(((where, s.to_place),)))
             elif phase == Phase.FORTIFY:
                 rules.apply_unchecked(s, seat, EndTurn())
             elif phase == Phase.REROLL:
@@ -426,12 +442,48 @@ class Rollout:
             return None
         return Attack(best[1], best[2], 3, until=ROLL_UNTIL, reroll="auto")
 
-    def occupy(self, s: ClassicState, me: int) -> Occupy:
-        """Move on with the stack unless the source still faces hostile neighbours."""
+    def kill_path(self, s: ClassicState, me: int, extra: int) -> list[int]:
+        """The path of a likely elimination by ``me`` this turn (see :func:`kill_plan`),
+        looked for only when some rival is down to :data:`ROLL_KILL_SIZE` territories (the
+        search costs rollouts); ``[]`` when there is none."""
+        counts = [0] * s.n
+        for x in s.owner:
+            if x >= 0:
+                counts[x] += 1
+        if not any(0 < c <= ROLL_KILL_SIZE for x, c in enumerate(counts) if x != me):
+            return []
+        plan = kill_plan(
+            self.g,
+            s.owner,
+            s.armies,
+            me,
+            extra,
+            size=ROLL_KILL_SIZE,
+            steps=ROLL_KILL_STEPS,
+            exact=False,
+        )
+        return plan[1] if plan is not None and plan[0] >= KILL_ODDS else []
+
+    def kill_step(self, s: ClassicState, me: int, path: list[int]) -> Attack | None:
+        """The next attack along ``path`` (rolling to the capture), or None once the path is
+        taken or its stack is spent."""
+        owner = s.owner
+        for src, dst in itertools.pairwise(path):
+            if owner[dst] != me:
+                if owner[src] != me or s.armies[src] < 2:
+                    return None
+                return Attack(src, dst, 3, until=1, reroll="auto")
+        return None
+
+    def occupy(self, s: ClassicState, me: int, all_in: bool = False) -> Occupy:
+        """Move on with the stack unless the source still faces hostile neighbours (or an
+        elimination is under way: then all of it)."""
         assert s.occupy is not None
         src, dst, least = s.occupy
         total = s.armies[src] + s.armies[dst]
         most = total - 1
+        if all_in:
+            return Occupy(most)
         hostile = sum(s.armies[n] for n in self.g.neighbours[src] if s.owner[n] != me and n != dst)
         keep = min(most - least, hostile // 2) if hostile else 0
         return Occupy(max(least, most - keep))
@@ -468,6 +520,11 @@ KILL_DETOURS = 2
 """Territories of other seats a kill path may pass through on the way."""
 KILL_PATHS = 12
 """Complete paths a kill search scores by their exact odds before it stops."""
+KILL_STEPS = 3000
+"""Territories a kill search may step onto before it stops: without a bound, a rival whose
+territories one path cannot join makes it try every detour (tens of milliseconds)."""
+ROLL_KILL_STEPS = 200
+"""The same bound inside a rollout, where every seat looks each turn."""
 
 
 def kill_plan(
@@ -477,6 +534,9 @@ def kill_plan(
     me: int,
     extra: int = 0,
     sources: Sequence[int] | None = None,
+    size: int = KILL_SIZE,
+    steps: int = KILL_STEPS,
+    exact: bool = True,
 ) -> tuple[float, list[int]] | None:
     """The likeliest chain of captures that takes every territory of some rival this turn,
     one stack moving on after each capture: ``(exact odds, [source, target, ...])``, or
@@ -491,7 +551,7 @@ def kill_plan(
     neighbours = g.neighbours
     best: tuple[float, list[int]] | None = None
     for targets in held.values():
-        if len(targets) > KILL_SIZE:
+        if len(targets) > size:
             continue
         wanted = set(targets)
         need = sum(armies[t] + 1 for t in targets)
@@ -502,8 +562,12 @@ def kill_plan(
             fighting = armies[source] - 1 + extra
             if fighting < need:
                 continue
-            for path in _kill_paths(neighbours, owner, armies, me, source, fighting, wanted):
-                odds = chain_odds(fighting, [armies[t] for t in path])
+            paths = _kill_paths(neighbours, owner, armies, me, source, fighting, wanted, steps)
+            for path in paths:
+                if exact:
+                    odds = chain_odds(fighting, [armies[t] for t in path])
+                else:  # as one battle against all the defenders, less those left behind
+                    odds = capture_odds(fighting + 1 - len(path), sum(armies[t] for t in path))
                 if best is None or odds > best[0]:
                     best = (odds, [source, *path])
     return best
@@ -517,22 +581,28 @@ def _kill_paths(
     source: int,
     fighting: int,
     wanted: set[int],
+    steps: int,
 ) -> list[list[int]]:
     """Up to :data:`KILL_PATHS` paths from ``source`` through every territory of ``wanted``
     (and at most :data:`KILL_DETOURS` others), each step a neighbour of the last, pruned
     where the armies left (each capture costs its defenders and the one left behind) would
-    run out; the rival's own territories and the weakest are tried first."""
+    run out; the rival's own territories and the weakest are tried first. It stops after
+    ``steps`` territories stepped onto."""
     paths: list[list[int]] = []
     path: list[int] = []
+    budget = [steps]
 
     def step(here: int, strength: float, left: int, detours: int) -> None:
         if left == 0:
             paths.append(path[:])
             return
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
         ahead = [nb for nb in neighbours[here] if owner[nb] != me and nb not in path]
         ahead.sort(key=lambda nb: (nb not in wanted, armies[nb], nb))
         for nb in ahead:
-            if len(paths) >= KILL_PATHS:
+            if len(paths) >= KILL_PATHS or budget[0] < 0:
                 return
             hit = nb in wanted
             if not hit and detours == 0:
@@ -548,16 +618,77 @@ def _kill_paths(
     return paths
 
 
+SWEEP_SIZE = 14
+"""Rivals holding more territories than this are not swept (several stacks, one turn)."""
+SWEEP_SOURCES = 3
+"""Own stacks next to the rival tried as the place for the reinforcements of a sweep."""
+SWEEP_WORLDS = 16
+"""Sampled worlds (dice) in which a sweep is played out to judge its odds."""
+SWEEP_STEPS = 120
+"""Engine steps a played-out sweep may take (a bound, never reached in practice)."""
+
+
+def sweep_attack(
+    g: Geometry, owner: Sequence[int], armies: Sequence[int], me: int, victim: int
+) -> tuple[int, int] | None:
+    """The next attack of a sweep, an elimination by several stacks: the one of ``me``'s
+    stacks next to ``victim`` with the most armies to spare over its weakest territory
+    there (at least as many rolling armies as defenders); None when there is none."""
+    best: tuple[tuple[int, int], int, int] | None = None
+    for v in range(g.size):
+        if owner[v] != victim:
+            continue
+        for src in g.neighbours[v]:
+            if owner[src] != me or armies[src] < 2:
+                continue
+            margin = armies[src] - 1 - armies[v]
+            if margin < 0:
+                continue
+            key = (margin, -src)
+            if best is None or key > best[0]:
+                best = (key, src, v)
+    return None if best is None else (best[1], best[2])
+
+
+def sweep_occupy(
+    g: Geometry,
+    owner: Sequence[int],
+    armies: Sequence[int],
+    victim: int,
+    src: int,
+    dst: int,
+    least: int,
+    most: int,
+) -> int:
+    """Armies to move on in a sweep: all of them when the captured territory borders every
+    territory of the rival's that the source does, none when the source borders all that it
+    does, else split by the rival's armies that only one side borders."""
+    ahead = {n for n in g.neighbours[dst] if owner[n] == victim}
+    behind = {n for n in g.neighbours[src] if owner[n] == victim and n != dst}
+    if behind <= ahead:
+        return most
+    if ahead <= behind:
+        return least
+    only_ahead = sum(armies[n] + 1 for n in ahead - behind)
+    only_behind = sum(armies[n] + 1 for n in behind - ahead)
+    total = armies[src] + armies[dst]
+    return max(least, min(most, round(total * only_ahead / (only_ahead + only_behind))))
+
+
 # ----------------------------------------------------------------------------- search
 
 
 class Budget:
     """When a search must stop: a node count (replayable), or a clock deadline."""
 
-    def __init__(self, nodes: int | None, seconds: float | None) -> None:
+    def __init__(
+        self, nodes: int | None, seconds: float | None, since: float | None = None
+    ) -> None:
         self.nodes = nodes
         self.seconds = seconds
-        self.deadline = time.perf_counter() + seconds if seconds is not None else None
+        """Thinking time, counted from ``since`` (a ``time.perf_counter()``; default now)."""
+        start = time.perf_counter() if since is None else since
+        self.deadline = start + seconds if seconds is not None else None
         self.used = 0
 
     def spent(self) -> bool:
@@ -615,12 +746,21 @@ class StrongBot(Bot):
     """Searches its turn on the engine in sampled worlds; see the module docstring."""
 
     name = "strong"
-    version = "2.2"
+    version = "2.3"
     always_max_defence = True
 
     def __init__(self, nodes: int | None = None) -> None:
         self.nodes = nodes
         """Rollouts per search; None: as many as the clock allows."""
+        self.kill: tuple[int, list[int] | None] | None = None
+        """This turn's elimination under way: the rival, and the path it follows (None: a
+        sweep by several stacks)."""
+        self.asked: float | None = None
+        """When the decision being answered was asked: its searches share one clock."""
+
+    def choose(self, request: Request) -> AnyAnswer:
+        self.asked = time.perf_counter()
+        return super().choose(request)
 
     def start(self, match: MatchInfo) -> None:
         super().start(match)
@@ -642,7 +782,7 @@ class StrongBot(Bot):
         allowed = (request.deadline_ms - request.time_bank_ms) / 1000 or self.move_time
         if allowed <= 0:
             return Budget(NO_CLOCK_NODES, None)
-        return Budget(None, share * self._bank_factor(request) * allowed)
+        return Budget(None, share * self._bank_factor(request) * allowed, self.asked)
 
     def _bank_factor(self, request: Request) -> float:
         """Think less as the bank drains. Every overrun (a stalled machine, a garbage
@@ -693,11 +833,135 @@ class StrongBot(Bot):
         plan = kill_plan(self.g, owner, armies, self.seat, extra, sources)
         return plan[1] if plan is not None and plan[0] >= KILL_ODDS else None
 
-    def reinforce(self, request: Request) -> Answer:
-        view, options = request.view, request.options
-        path = self._likely_kill(view["owner"], view["armies"], options.armies, options.territories)
+    def _plan_kill(self, request: Request, extra: int, sources: Sequence[int] | None) -> int | None:
+        """Look for an elimination this turn and commit to it (:attr:`kill`): one stack along
+        a path (:func:`kill_plan`), else a sweep by several stacks whose odds, played out in
+        sampled worlds, reach :data:`KILL_ODDS`. Returns where the reinforcements go (or
+        -1 when there are none to place), None when there is no likely elimination."""
+        view = request.view
+        owner, armies = view["owner"], view["armies"]
+        path = self._likely_kill(owner, armies, extra, sources)
         if path is not None:
-            return Place(((path[0], options.armies),))
+            self.kill = (owner[path[-1]], path)
+            return path[0] if extra else -1
+        sweep = self._likely_sweep(request, extra, sources)
+        if sweep is not None:
+            self.kill = (sweep[0], None)
+            return sweep[1]
+        return None
+
+    def _likely_sweep(
+        self, request: Request, extra: int, sources: Sequence[int] | None
+    ) -> tuple[int, int] | None:
+        """``(rival, where the reinforcements go)`` of the likeliest sweep, when its odds
+        reach :data:`KILL_ODDS`; the reinforcements go on one stack next to the rival."""
+        view = request.view
+        owner, armies = view["owner"], view["armies"]
+        me, g = self.seat, self.g
+        allowed = None if sources is None else set(sources)
+        held: dict[int, list[int]] = {}
+        for t, o in enumerate(owner):
+            if o >= 0 and o != me:
+                held.setdefault(o, []).append(t)
+        plans: list[tuple[int, int]] = []
+        for victim, targets in sorted(held.items()):
+            if len(targets) > SWEEP_SIZE:
+                continue
+            stacks = sorted(
+                {n for v in targets for n in g.neighbours[v] if owner[n] == me},
+                key=lambda t: (-armies[t], t),
+            )
+            fighting = sum(armies[t] - 1 for t in stacks) + extra
+            if not stacks or fighting < sum(armies[v] + 1 for v in targets):
+                continue
+            if not extra:
+                plans.append((victim, -1))
+                continue
+            places = [t for t in stacks if allowed is None or t in allowed][:SWEEP_SOURCES]
+            plans.extend((victim, t) for t in places)
+        if not plans:
+            return None
+        odds = self._sweep_odds(request, plans, extra)
+        best = max(range(len(plans)), key=lambda i: (odds[i], -i))
+        return plans[best] if odds[best] >= KILL_ODDS else None
+
+    def _sweep_odds(
+        self, request: Request, plans: Sequence[tuple[int, int]], extra: int
+    ) -> list[float]:
+        """Each plan's share of wins played out in the same sampled worlds (at most
+        :data:`SWEEP_WORLDS`, fewer if a quarter of the thinking time runs out first)."""
+        sim, rng, view = self.sim, self.rng, request.view
+        budget = self._budget(request, THINK_SHARE / 4)
+        wins = [0] * len(plans)
+        worlds = 0
+        for _ in range(SWEEP_WORLDS):
+            if worlds and budget.nodes is None and budget.spent():
+                break
+            base = sim.sample(view, rng)
+            for i, (victim, place) in enumerate(plans):
+                wins[i] += self._play_sweep(base.copy(), victim, place, extra)
+            worlds += 1
+        return [w / worlds for w in wins]
+
+    def _play_sweep(self, s: ClassicState, victim: int, place: int, extra: int) -> bool:
+        """Play a sweep on ``victim`` out on the engine: True if it is eliminated."""
+        apply, me, g = self.sim.rules.apply_unchecked, self.seat, self.g
+        if extra:
+            apply(s, me, Place(((place, extra),)))
+        for _ in range(SWEEP_STEPS):
+            if victim not in s.owner:
+                return True
+            phase = s.phase
+            if phase == Phase.DEFEND:
+                assert s.attack is not None
+                apply(s, s.owner[s.attack[1]], Defend(min(2, s.armies[s.attack[1]])))
+            elif phase == Phase.ATTACK and s.seat == me:
+                move = sweep_attack(g, s.owner, s.armies, me, victim)
+                if move is None:
+                    return False
+                apply(s, me, Attack(move[0], move[1], 3, until=1, reroll="auto"))
+            elif phase == Phase.OCCUPY:
+                assert s.occupy is not None
+                src, dst, least = s.occupy
+                most = s.armies[src] + s.armies[dst] - 1
+                n = sweep_occupy(g, s.owner, s.armies, victim, src, dst, least, most)
+                apply(s, me, Occupy(n))
+            elif phase == Phase.REROLL:
+                apply(s, me, Reroll(None))
+            else:
+                return False
+        return False
+
+    def _kill_attack(self, request: Request) -> Answer | None:
+        """The next attack of the elimination under way (or of one found now), if any."""
+        view = request.view
+        owner, armies = view["owner"], view["armies"]
+        me = self.seat
+        if self.kill is None and self._plan_kill(request, 0, None) is None:
+            return None
+        assert self.kill is not None
+        victim, path = self.kill
+        move: tuple[int, int] | None = None
+        if victim in owner and path is not None:
+            for src, dst in itertools.pairwise(path):
+                if owner[dst] != me:
+                    if owner[src] == me and armies[src] >= 2:
+                        move = (src, dst)
+                    break
+        if move is None and victim in owner:
+            move = sweep_attack(self.g, owner, armies, me, victim)
+        for src, dst, dice in request.options.attacks:
+            if move == (src, dst):
+                return Attack(src, dst, dice, until=1, reroll="auto")
+        self.kill = None
+        return None
+
+    def reinforce(self, request: Request) -> Answer:
+        options = request.options
+        self.kill = None
+        place = self._plan_kill(request, options.armies, options.territories)
+        if place is not None and place >= 0:
+            return Place(((place, options.armies),))
         return self._search(request, self.reinforce_candidates(request))
 
     def reinforce_candidates(self, request: Request) -> list[Action]:
@@ -733,11 +997,9 @@ class StrongBot(Bot):
         return candidates[: MAX_CANDIDATES + 1]
 
     def attack(self, request: Request) -> Answer:
-        path = self._likely_kill(request.view["owner"], request.view["armies"])
-        if path is not None:
-            for src, dst, dice in request.options.attacks:
-                if [src, dst] == path[:2]:
-                    return Attack(src, dst, dice, until=1, reroll="auto")
+        action = self._kill_attack(request)
+        if action is not None:
+            return action
         return self._search(request, self.attack_candidates(request))
 
     def attack_candidates(self, request: Request) -> list[Action]:
@@ -775,6 +1037,15 @@ class StrongBot(Bot):
         view = request.view
         owner, armies = list(view["owner"]), list(view["armies"])
         total = armies[source] + armies[target]
+        if self.kill is not None:
+            victim, path = self.kill
+            if path is not None and target in path[1:-1]:
+                return Occupy(high)  # the whole stack goes on along the path
+            owner[target] = self.seat
+            if victim in owner:
+                return Occupy(
+                    sweep_occupy(self.g, owner, armies, victim, source, target, low, high)
+                )
         owner[target], armies[source], armies[target] = self.seat, total - high, high
         if self._likely_kill(owner, armies, sources=(target,)) is not None:
             return Occupy(high)  # the whole stack goes on with the elimination
