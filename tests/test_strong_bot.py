@@ -241,3 +241,23 @@ def test_a_sweep_attacks_with_the_widest_margin_and_moves_where_the_rival_is():
     state.owner[tid("North Africa")] = state.owner[tid("East Africa")] = 2
     state.owner[tid("Ukraine")] = 1
     assert strong.sweep_occupy(g, state.owner, state.armies, 1, middle_east, egypt, 3, 9) == 3
+
+
+def test_an_elimination_under_way_chases_the_last_territory_through_others():
+    """No stack borders Madagascar, the rival's last territory: the kill goes on from the
+    Congo through a third seat's territory next to it."""
+    strong = _strong_module()
+    g = strong.Geometry(classic_board())
+    rules = rules_for(3)
+    congo, madagascar = tid("Congo"), tid("Madagascar")
+    state = make_state(
+        rules, {congo: 0, madagascar: 1}, default_owner=2, armies={congo: 10}, to_place=3
+    )
+    owner, armies = state.owner, state.armies
+    assert strong.sweep_attack(g, owner, armies, 0, 1) is None
+    (src, dst), path = strong.kill_step(g, owner, armies, 0, 1, None)
+    assert src == congo and dst in (tid("South Africa"), tid("East Africa"))
+    assert path == [congo, dst, madagascar]
+    # A rival out of reach of every stack is given up.
+    armies[congo] = 3
+    assert strong.kill_step(g, owner, armies, 0, 1, None) == (None, None)

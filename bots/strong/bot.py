@@ -467,13 +467,8 @@ class Rollout:
     def kill_step(self, s: ClassicState, me: int, path: list[int]) -> Attack | None:
         """The next attack along ``path`` (rolling to the capture), or None once the path is
         taken or its stack is spent."""
-        owner = s.owner
-        for src, dst in itertools.pairwise(path):
-            if owner[dst] != me:
-                if owner[src] != me or s.armies[src] < 2:
-                    return None
-                return Attack(src, dst, 3, until=1, reroll="auto")
-        return None
+        move = path_step(s.owner, s.armies, me, path)
+        return None if move is None else Attack(move[0], move[1], 3, until=1, reroll="auto")
 
     def occupy(self, s: ClassicState, me: int, all_in: bool = False) -> Occupy:
         """Move on with the stack unless the source still faces hostile neighbours (or an
@@ -518,6 +513,8 @@ KILL_SIZE = 8
 exponentially with them)."""
 KILL_DETOURS = 2
 """Territories of other seats a kill path may pass through on the way."""
+CHASE_DETOURS = 4
+"""The same for an elimination under way whose last territories no stack borders."""
 KILL_PATHS = 12
 """Complete paths a kill search scores by their exact odds before it stops."""
 KILL_STEPS = 3000
@@ -537,6 +534,8 @@ def kill_plan(
     size: int = KILL_SIZE,
     steps: int = KILL_STEPS,
     exact: bool = True,
+    rival: int | None = None,
+    detours: int = KILL_DETOURS,
 ) -> tuple[float, list[int]] | None:
     """The likeliest chain of captures that takes every territory of some rival this turn,
     one stack moving on after each capture: ``(exact odds, [source, target, ...])``, or
@@ -549,20 +548,23 @@ def kill_plan(
             held.setdefault(o, []).append(t)
     allowed = None if sources is None else set(sources)
     neighbours = g.neighbours
+    mine = {t for t, o in enumerate(owner) if o == me}
     best: tuple[float, list[int]] | None = None
-    for targets in held.values():
-        if len(targets) > size:
+    for seat, targets in held.items():
+        if len(targets) > size or rival not in (None, seat):
             continue
         wanted = set(targets)
         need = sum(armies[t] + 1 for t in targets)
-        starts = {t for v in targets for t in neighbours[v] if owner[t] == me}
+        starts = _within(neighbours, targets, detours + 1) & mine
         if allowed is not None:
             starts &= allowed
         for source in sorted(starts):
             fighting = armies[source] - 1 + extra
             if fighting < need:
                 continue
-            paths = _kill_paths(neighbours, owner, armies, me, source, fighting, wanted, steps)
+            paths = _kill_paths(
+                neighbours, owner, armies, me, source, fighting, wanted, steps, detours
+            )
             for path in paths:
                 if exact:
                     odds = chain_odds(fighting, [armies[t] for t in path])
@@ -571,6 +573,16 @@ def kill_plan(
                 if best is None or odds > best[0]:
                     best = (odds, [source, *path])
     return best
+
+
+def _within(neighbours: Sequence[Sequence[int]], origins: Sequence[int], steps: int) -> set[int]:
+    """Territories at most ``steps`` moves from any of ``origins`` (not the origins)."""
+    seen = set(origins)
+    frontier = list(origins)
+    for _ in range(steps):
+        frontier = [n for t in frontier for n in neighbours[t] if n not in seen]
+        seen.update(frontier)
+    return seen - set(origins)
 
 
 def _kill_paths(
@@ -582,6 +594,7 @@ def _kill_paths(
     fighting: int,
     wanted: set[int],
     steps: int,
+    detours: int = KILL_DETOURS,
 ) -> list[list[int]]:
     """Up to :data:`KILL_PATHS` paths from ``source`` through every territory of ``wanted``
     (and at most :data:`KILL_DETOURS` others), each step a neighbour of the last, pruned
@@ -614,7 +627,7 @@ def _kill_paths(
             step(nb, after, left - hit, detours - (not hit))
             path.pop()
 
-    step(source, float(fighting), len(wanted), KILL_DETOURS)
+    step(source, float(fighting), len(wanted), detours)
     return paths
 
 
@@ -626,6 +639,47 @@ SWEEP_WORLDS = 16
 """Sampled worlds (dice) in which a sweep is played out to judge its odds."""
 SWEEP_STEPS = 120
 """Engine steps a played-out sweep may take (a bound, never reached in practice)."""
+
+
+def path_step(
+    owner: Sequence[int], armies: Sequence[int], me: int, path: Sequence[int]
+) -> tuple[int, int] | None:
+    """The next capture along a kill path, or None once it is taken or its stack is spent."""
+    for src, dst in itertools.pairwise(path):
+        if owner[dst] != me:
+            if owner[src] != me or armies[src] < 2:
+                return None
+            return src, dst
+    return None
+
+
+def kill_step(
+    g: Geometry,
+    owner: Sequence[int],
+    armies: Sequence[int],
+    me: int,
+    victim: int,
+    path: list[int] | None,
+    exact: bool = True,
+) -> tuple[tuple[int, int] | None, list[int] | None]:
+    """The next attack of an elimination of ``victim`` under way, and the path it follows
+    from then on: along ``path`` while its stack holds, else the sweep's, else along a new
+    path found now (through others' territories, where the rival's last ones are out of
+    reach of every stack); ``(None, None)`` once none is likely."""
+    if victim not in owner:
+        return None, None
+    if path is not None:
+        move = path_step(owner, armies, me, path)
+        if move is not None:
+            return move, path
+    move = sweep_attack(g, owner, armies, me, victim)
+    if move is not None:
+        return move, None
+    steps = KILL_STEPS if exact else ROLL_KILL_STEPS
+    plan = kill_plan(g, owner, armies, me, size=SWEEP_SIZE, steps=steps, exact=exact, rival=victim)
+    if plan is None or plan[0] < KILL_ODDS:
+        return None, None
+    return path_step(owner, armies, me, plan[1]), plan[1]
 
 
 def sweep_attack(
@@ -908,6 +962,7 @@ class StrongBot(Bot):
         apply, me, g = self.sim.rules.apply_unchecked, self.seat, self.g
         if extra:
             apply(s, me, Place(((place, extra),)))
+        path: list[int] | None = None
         for _ in range(SWEEP_STEPS):
             if victim not in s.owner:
                 return True
@@ -916,7 +971,7 @@ class StrongBot(Bot):
                 assert s.attack is not None
                 apply(s, s.owner[s.attack[1]], Defend(min(2, s.armies[s.attack[1]])))
             elif phase == Phase.ATTACK and s.seat == me:
-                move = sweep_attack(g, s.owner, s.armies, me, victim)
+                move, path = kill_step(g, s.owner, s.armies, me, victim, path, exact=False)
                 if move is None:
                     return False
                 apply(s, me, Attack(move[0], move[1], 3, until=1, reroll="auto"))
@@ -924,7 +979,10 @@ class StrongBot(Bot):
                 assert s.occupy is not None
                 src, dst, least = s.occupy
                 most = s.armies[src] + s.armies[dst] - 1
-                n = sweep_occupy(g, s.owner, s.armies, victim, src, dst, least, most)
+                if path is not None and dst in path[1:-1]:
+                    n = most
+                else:
+                    n = sweep_occupy(g, s.owner, s.armies, victim, src, dst, least, most)
                 apply(s, me, Occupy(n))
             elif phase == Phase.REROLL:
                 apply(s, me, Reroll(None))
@@ -935,23 +993,14 @@ class StrongBot(Bot):
     def _kill_attack(self, request: Request) -> Answer | None:
         """The next attack of the elimination under way (or of one found now), if any."""
         view = request.view
-        owner, armies = view["owner"], view["armies"]
-        me = self.seat
         if self.kill is None and self._plan_kill(request, 0, None) is None:
             return None
         assert self.kill is not None
         victim, path = self.kill
-        move: tuple[int, int] | None = None
-        if victim in owner and path is not None:
-            for src, dst in itertools.pairwise(path):
-                if owner[dst] != me:
-                    if owner[src] == me and armies[src] >= 2:
-                        move = (src, dst)
-                    break
-        if move is None and victim in owner:
-            move = sweep_attack(self.g, owner, armies, me, victim)
+        move, path = kill_step(self.g, view["owner"], view["armies"], self.seat, victim, path)
         for src, dst, dice in request.options.attacks:
             if move == (src, dst):
+                self.kill = (victim, path)
                 return Attack(src, dst, dice, until=1, reroll="auto")
         self.kill = None
         return None
