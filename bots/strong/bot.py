@@ -540,8 +540,11 @@ def kill_plan(
     """The likeliest chain of captures that takes every territory of some rival this turn,
     one stack moving on after each capture: ``(exact odds, [source, target, ...])``, or
     None. ``extra`` new armies join the source first (reinforcements still to place, on one
-    of ``sources``). Only a single path is planned: a rival whose territories need two
-    stacks is left to the search."""
+    of ``sources``). Only rivals holding at most ``size`` territories (only ``rival``, if
+    given) are planned against, through at most ``detours`` territories of others; each path
+    search stops after ``steps`` (see :func:`_kill_paths`); inexact odds are estimated as one
+    battle against all the defenders (a little low, and much cheaper). Only a single path is
+    planned: a rival whose territories need two stacks is left to the sweep."""
     held: dict[int, list[int]] = {}
     for t, o in enumerate(owner):
         if o >= 0 and o != me:
@@ -597,7 +600,7 @@ def _kill_paths(
     detours: int = KILL_DETOURS,
 ) -> list[list[int]]:
     """Up to :data:`KILL_PATHS` paths from ``source`` through every territory of ``wanted``
-    (and at most :data:`KILL_DETOURS` others), each step a neighbour of the last, pruned
+    (and at most ``detours`` others), each step a neighbour of the last, pruned
     where the armies left (each capture costs its defenders and the one left behind) would
     run out; the rival's own territories and the weakest are tried first. It stops after
     ``steps`` territories stepped onto."""
