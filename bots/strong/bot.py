@@ -522,6 +522,10 @@ KILL_STEPS = 3000
 territories one path cannot join makes it try every detour (tens of milliseconds)."""
 ROLL_KILL_STEPS = 200
 """The same bound inside a rollout, where every seat looks each turn."""
+EXACT_ARMIES = 40
+"""Exact chain odds only up to this many rolling armies: each new pair of stack sizes costs
+a whole battle's distribution (milliseconds for big stacks, and a chain meets dozens), and
+big stacks' odds are near certain anyway; beyond it, the one-battle estimate."""
 
 
 def kill_plan(
@@ -542,8 +546,9 @@ def kill_plan(
     None. ``extra`` new armies join the source first (reinforcements still to place, on one
     of ``sources``). Only rivals holding at most ``size`` territories (only ``rival``, if
     given) are planned against, through at most ``detours`` territories of others; each path
-    search stops after ``steps`` (see :func:`_kill_paths`); inexact odds are estimated as one
-    battle against all the defenders (a little low, and much cheaper). Only a single path is
+    search stops after ``steps`` (see :func:`_kill_paths`); inexact odds (and those of stacks
+    above :data:`EXACT_ARMIES`) are estimated as one battle against all the defenders (a
+    little low, and much cheaper). Only a single path is
     planned: a rival whose territories need two stacks is left to the sweep."""
     held: dict[int, list[int]] = {}
     for t, o in enumerate(owner):
@@ -569,7 +574,7 @@ def kill_plan(
                 neighbours, owner, armies, me, source, fighting, wanted, steps, detours
             )
             for path in paths:
-                if exact:
+                if exact and fighting <= EXACT_ARMIES:
                     odds = chain_odds(fighting, [armies[t] for t in path])
                 else:  # as one battle against all the defenders, less those left behind
                     odds = capture_odds(fighting + 1 - len(path), sum(armies[t] for t in path))
