@@ -550,10 +550,7 @@ def kill_plan(
     above :data:`EXACT_ARMIES`) are estimated as one battle against all the defenders (a
     little low, and much cheaper). Only a single path is
     planned: a rival whose territories need two stacks is left to the sweep."""
-    held: dict[int, list[int]] = {}
-    for t, o in enumerate(owner):
-        if o >= 0 and o != me:
-            held.setdefault(o, []).append(t)
+    held = holdings(owner, me)
     allowed = None if sources is None else set(sources)
     neighbours = g.neighbours
     mine = {t for t, o in enumerate(owner) if o == me}
@@ -581,6 +578,15 @@ def kill_plan(
                 if best is None or odds > best[0]:
                     best = (odds, [source, *path])
     return best
+
+
+def holdings(owner: Sequence[int], me: int) -> dict[int, list[int]]:
+    """Every rival's territories (the neutral's and ``me``'s left out)."""
+    held: dict[int, list[int]] = {}
+    for t, o in enumerate(owner):
+        if o >= 0 and o != me:
+            held.setdefault(o, []).append(t)
+    return held
 
 
 def _within(neighbours: Sequence[Sequence[int]], origins: Sequence[int], steps: int) -> set[int]:
@@ -735,6 +741,24 @@ def sweep_occupy(
     only_behind = sum(armies[n] + 1 for n in behind - ahead)
     total = armies[src] + armies[dst]
     return max(least, min(most, round(total * only_ahead / (only_ahead + only_behind))))
+
+
+def kill_occupy(
+    g: Geometry,
+    owner: Sequence[int],
+    armies: Sequence[int],
+    victim: int,
+    path: Sequence[int] | None,
+    src: int,
+    dst: int,
+    least: int,
+    most: int,
+) -> int:
+    """Armies to move on in an elimination under way: all of them along its path, else as
+    the sweep moves (:func:`sweep_occupy`)."""
+    if path is not None and dst in path[1:-1]:
+        return most
+    return sweep_occupy(g, owner, armies, victim, src, dst, least, most)
 
 
 # ----------------------------------------------------------------------------- search
@@ -921,10 +945,7 @@ class StrongBot(Bot):
         owner, armies = view["owner"], view["armies"]
         me, g = self.seat, self.g
         allowed = None if sources is None else set(sources)
-        held: dict[int, list[int]] = {}
-        for t, o in enumerate(owner):
-            if o >= 0 and o != me:
-                held.setdefault(o, []).append(t)
+        held = holdings(owner, me)
         plans: list[tuple[int, int]] = []
         for victim, targets in sorted(held.items()):
             if len(targets) > SWEEP_SIZE:
@@ -987,10 +1008,7 @@ class StrongBot(Bot):
                 assert s.occupy is not None
                 src, dst, least = s.occupy
                 most = s.armies[src] + s.armies[dst] - 1
-                if path is not None and dst in path[1:-1]:
-                    n = most
-                else:
-                    n = sweep_occupy(g, s.owner, s.armies, victim, src, dst, least, most)
+                n = kill_occupy(g, s.owner, s.armies, victim, path, src, dst, least, most)
                 apply(s, me, Occupy(n))
             elif phase == Phase.REROLL:
                 apply(s, me, Reroll(None))
@@ -1096,12 +1114,11 @@ class StrongBot(Bot):
         total = armies[source] + armies[target]
         if self.kill is not None:
             victim, path = self.kill
-            if path is not None and target in path[1:-1]:
-                return Occupy(high)  # the whole stack goes on along the path
             owner[target] = self.seat
-            if victim in owner:
+            if victim in owner:  # else this capture was the elimination
+                g = self.g
                 return Occupy(
-                    sweep_occupy(self.g, owner, armies, victim, source, target, low, high)
+                    kill_occupy(g, owner, armies, victim, path, source, target, low, high)
                 )
         owner[target], armies[source], armies[target] = self.seat, total - high, high
         if self._likely_kill(owner, armies, sources=(target,)) is not None:
