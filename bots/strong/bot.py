@@ -4,7 +4,8 @@ Every decision of its own turn that shapes the game (reinforcements, each attack
 occupation) is a small search: a handful of candidate answers, each played on the engine
 (:meth:`ClassicRules.apply_unchecked` on copies) in many sampled worlds, then the game rolled
 out with a fast attack policy for every seat until this seat is to reinforce again (the rest
-of its turn and every opponent's reply), and that position scored by a learned value.
+of its turn and every opponent's reply; with two players the rest of its turn only, the
+reply left to the value), and that position scored by a learned value.
 A world (:class:`arena.sdk.classic_sim.Simulator`) agrees with the view and draws what the
 view hides, others' cards, the deck, missions, unrevealed headquarters and the dice, from
 the bot's own generator, so it never learns what it may not see. All candidates of one pass
@@ -329,16 +330,25 @@ class Evaluator:
 class Rollout:
     """A fast policy for every seat, played on the engine to this seat's next turn, then the
     evaluation: the rest of this turn, and each opponent's reply (trades, reinforcements and
-    attacks with the cards and dice of the sampled world)."""
+    attacks with the cards and dice of the sampled world); with two players, the rest of this
+    turn only (see :attr:`replies`)."""
 
     def __init__(self, sim: Simulator, geometry: Geometry, seat: int, evaluate: Evaluator) -> None:
         self.rules = sim.rules
         self.g = geometry
         self.seat = seat
         self.evaluate = evaluate
+        self.replies = sim.config.players > 2
+        """Whether the opponents' replies are played out. In the 2-player game they are not:
+        the rollout stops when the opponent is to move and the value judges the position.
+        The fast policy's reply bleeds armies into stacks and neutral armies that `planner`
+        keeps, so waiting scored 0.84 where every attack scored 0.16 to 0.34, and `strong`
+        sat out whole games; stopping won 62.0% of 800 head-to-head games where playing the
+        reply out won 57.5% of the same games (60 rollouts a decision)."""
 
     def finish(self, s: ClassicState) -> float:
-        """Play on until this seat is to reinforce again (or the game ends) and score it."""
+        """Play on until this seat is to reinforce again (or, with two players, until the
+        opponent is to move; or the game ends) and score it."""
         rules, me = self.rules, self.seat
         captures = 0
         turn = s.turns
@@ -353,6 +363,8 @@ class Rollout:
                 rules.apply_unchecked(s, defender, Defend(min(2, s.armies[s.attack[1]])))
                 continue
             seat = s.seat
+            if seat != me and not self.replies:
+                break  # two players: the value judges the reply (see __init__)
             if s.turns != turn:
                 turn, captures, kill = s.turns, 0, None
                 if seat == me:
@@ -832,7 +844,7 @@ class StrongBot(Bot):
     """Searches its turn on the engine in sampled worlds; see the module docstring."""
 
     name = "strong"
-    version = "2.3"
+    version = "2.4"
     always_max_defence = True
 
     def __init__(self, nodes: int | None = None) -> None:
