@@ -261,3 +261,26 @@ def test_an_elimination_under_way_chases_the_last_territory_through_others():
     # A rival out of reach of every stack is given up.
     armies[congo] = 3
     assert strong.kill_step(g, owner, armies, 0, 1, None) == (None, None)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_two_player_rollouts_leave_the_reply_to_the_value(players):
+    """With two players a rollout stops when the opponent is to move (the fast policy's
+    reply misjudged `planner`'s); with more it plays every reply until this seat's turn."""
+    rules = rules_for(players)
+    owner = {t: (t % players if t % 7 else -1 if players == 2 else 1) for t in range(42)}
+    state = make_state(rules, owner, armies={t: 4 for t in range(42)}, phase=Phase.FORTIFY)
+    bot = _started("strong", rules, 0)
+    sim, rollout = bot.sim, bot.rollout  # type: ignore[attr-defined]
+    world = sim.sample(rules.view(state, 0), random.Random(3))
+    board = (list(world.owner), list(world.armies))
+    value = rollout.finish(world)
+    assert 0.0 <= value <= 1.0
+    if players == 2:
+        # Its own turn ended (no fortify: the value alone judges those), nothing else played.
+        assert (world.seat, world.turns) == (1, state.turns + 1)
+        assert world.phase in (Phase.REINFORCE, Phase.TRADE)
+        assert (list(world.owner), list(world.armies)) == board
+    else:
+        assert (world.seat, world.turns) == (0, state.turns + players)
+        assert (list(world.owner), list(world.armies)) != board
