@@ -39,6 +39,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import operator
 import random
 import sys
 import time
@@ -109,6 +110,8 @@ class Geometry:
         self.neighbours = board.neighbours
         self.continent_of = board.continent_of
         self.members = tuple(c.territories for c in board.continents)
+        self.pick_members = tuple(_picker(c.territories) for c in board.continents)
+        """Per continent: reads its members' owners as a tuple, in C (rollouts ask often)."""
         self.bonus = tuple(c.bonus for c in board.continents)
         self.by_name = {c.name: i for i, c in enumerate(board.continents)}
         self.borders = tuple(
@@ -120,6 +123,14 @@ class Geometry:
             for i, c in enumerate(board.continents)
         )
         self.symbols = board.card_symbols
+
+
+def _picker(members: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """Reads ``members``' entries of a list as a tuple, in C where it can."""
+    if len(members) > 1:
+        return operator.itemgetter(*members)
+    only = members[0]  # itemgetter of one index returns no tuple
+    return lambda values: (values[only],)
 
 
 FEATURES = (
@@ -401,44 +412,36 @@ class Rollout:
 
     def attack(self, s: ClassicState, me: int) -> Attack | None:
         """The best-looking attack: a strong margin, or one that completes a continent or
-        takes a player's last territories; None ends the attacks."""
+        takes a player's last territories; None ends the attacks. The hottest code of a
+        rollout: the counts and continent figures are worked out only for the targets a
+        stack could take."""
         g = self.g
         owner, armies = s.owner, s.armies
-        counts = [0] * s.n
-        for x in owner:
-            if x >= 0:
-                counts[x] += 1
-        # Per continent: how many territories ``me`` lacks, and who holds it whole.
-        missing = []
-        holder = []
-        for members in g.members:
-            first = owner[members[0]]
-            whole = True
-            lacking = 0
-            for m in members:
-                o = owner[m]
-                if o != me:
-                    lacking += 1
-                if o != first:
-                    whole = False
-            missing.append(lacking)
-            holder.append(first if whole else -9)
-        continent_of = g.continent_of
+        neighbours, continent_of, pick = g.neighbours, g.continent_of, g.pick_members
+        counts: list[int] | None = None
+        held: dict[int, tuple[int, ...]] = {}  # per continent of a target: its owners
         best: tuple[float, int, int] | None = None
         for t in range(g.size):
             if owner[t] != me or armies[t] < 3:
                 continue
             a = armies[t] - 1
-            for n in g.neighbours[t]:
+            for n in neighbours[t]:
                 o = owner[n]
                 if o == me:
                     continue
                 margin = a - armies[n]
                 if margin < 0:
                     continue
-                last = o >= 0 and counts[o] == 1
                 c = continent_of[n]
-                completes = missing[c] == 1
+                owners = held.get(c)
+                if owners is None:
+                    owners = held[c] = pick[c](owner)
+                completes = owners.count(me) == len(owners) - 1
+                last = False
+                if o >= 0:
+                    if counts is None:
+                        counts = [owner.count(x) for x in range(s.n)]
+                    last = counts[o] == 1
                 if margin < ROLL_MARGIN and not (last or completes):
                     continue
                 score = margin + (6.0 if completes else 0.0)
@@ -446,7 +449,7 @@ class Rollout:
                     score -= 2.0
                 elif last:
                     score += 8.0 + 2.0 * len(s.hands[o])  # an elimination hands over its cards
-                elif holder[c] == o:
+                elif owners.count(o) == len(owners):
                     score += 3.0  # breaks a continent
                 if best is None or score > best[0]:
                     best = (score, t, n)
@@ -458,11 +461,8 @@ class Rollout:
         """The path of a likely elimination by ``me`` this turn (see :func:`kill_plan`),
         looked for only when some rival is down to :data:`ROLL_KILL_SIZE` territories (the
         search costs rollouts); ``[]`` when there is none."""
-        counts = [0] * s.n
-        for x in s.owner:
-            if x >= 0:
-                counts[x] += 1
-        if not any(0 < c <= ROLL_KILL_SIZE for x, c in enumerate(counts) if x != me):
+        owner = s.owner
+        if not any(0 < owner.count(x) <= ROLL_KILL_SIZE for x in range(s.n) if x != me):
             return []
         plan = kill_plan(
             self.g,
