@@ -284,3 +284,31 @@ def test_two_player_rollouts_leave_the_reply_to_the_value(players):
     else:
         assert (world.seat, world.turns) == (0, state.turns + players)
         assert (list(world.owner), list(world.armies)) != board
+
+
+def test_rollout_attacks_favour_a_continent_and_a_last_territory():
+    """The rollouts' attack rule: a margin of two armies, or less when the capture completes
+    a continent or takes a rival's last territory (the cards come with it)."""
+    rules = rules_for(3)
+    new_guinea, east, west = tid("New Guinea"), tid("Eastern Australia"), tid("Western Australia")
+    owner = {tid("Indonesia"): 0, new_guinea: 0, west: 0, east: 2, tid("Argentina"): 1}
+    armies = {new_guinea: 3, east: 1, west: 1, tid("Indonesia"): 1}
+    state = make_state(rules, owner, default_owner=2, armies=armies, default_armies=6)
+    rollout = _started("strong", rules, 0).rollout  # type: ignore[attr-defined]
+    attack = rollout.attack(state, 0)
+    # One army up on the last territory of Australia: taken.
+    assert (attack.source, attack.target) == (new_guinea, east)
+    # The same margin with Western Australia lost completes nothing: no attack.
+    state.owner[west], state.armies[west] = 2, 6
+    assert rollout.attack(state, 0) is None
+    # A rival's last territory, one army up, beats a margin of four elsewhere.
+    state.owner[tid("Argentina")], state.armies[tid("Argentina")] = 2, 6
+    state.owner[east] = 1
+    state.owner[tid("Siam")], state.armies[tid("Siam")] = 0, 6
+    state.owner[tid("India")], state.armies[tid("India")] = 2, 1
+    attack = rollout.attack(state, 0)
+    assert (attack.source, attack.target) == (new_guinea, east)
+    # Without the elimination the wider margin is the better attack.
+    state.owner[tid("Argentina")] = 1
+    attack = rollout.attack(state, 0)
+    assert (attack.source, attack.target) == (tid("Siam"), tid("India"))
