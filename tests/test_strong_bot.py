@@ -312,3 +312,29 @@ def test_rollout_attacks_favour_a_continent_and_a_last_territory():
     state.owner[tid("Argentina")] = 1
     attack = rollout.attack(state, 0)
     assert (attack.source, attack.target) == (tid("Siam"), tid("India"))
+
+
+@pytest.mark.parametrize("sets", ["progressive", "fixed"])
+def test_strong_trades_the_set_that_brings_the_territory_bonus(sets):
+    """Of two sets worth the same, the one holding a card of its own territory (+2 armies on
+    it), and a wild is kept when a plain set does as well."""
+    from arena.games.classic.board import INFANTRY, WILD, classic_board
+
+    symbols = classic_board().card_symbols
+    infantry = [c for c, k in enumerate(symbols) if k == INFANTRY][:4]
+    wild = symbols.index(WILD)
+    rules = rules_for(3, sets=sets)
+    mine = infantry[-1]  # the last of the sets, so not the first offered
+    others = [t for t in range(42) if t not in infantry]
+    owner = {mine: 0, others[0]: 0, others[1]: 2, others[2]: 2}
+    hands = {0: infantry + [wild]}
+    state = make_state(
+        rules, owner, default_owner=1, phase=Phase.TRADE, hands=hands, to_place=3
+    )
+    options = rules.legal_options(state, 0)
+    assert mine not in options.sets[0]
+    bot = _started("strong", rules, 0)
+    action, _ = _ask(bot, rules, state, 0)
+    rules.check(state, 0, action)
+    assert mine in action.cards and wild not in action.cards
+    assert action.bonus_territory == mine

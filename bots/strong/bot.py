@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from arena.games.classic import cards as cardlib
-from arena.games.classic.board import Board
+from arena.games.classic.board import WILD, Board
 from arena.games.classic.missions import FALLBACK, MISSIONS, Mission
 from arena.games.classic.state import NEUTRAL, ClassicState, Phase
 from arena.sdk import (
@@ -844,7 +844,7 @@ class StrongBot(Bot):
     """Searches its turn on the engine in sampled worlds; see the module docstring."""
 
     name = "strong"
-    version = "2.4"
+    version = "2.5"
     always_max_defence = True
 
     def __init__(self, nodes: int | None = None) -> None:
@@ -1169,14 +1169,21 @@ class StrongBot(Bot):
         options = request.options
         if not options.sets:
             return Trade(None)
-        cards = options.sets[0]
-        if self.sim.config.sets == "fixed":
-            symbols = self.g.symbols
-            cards = max(
-                options.sets,
-                key=lambda c: cardlib.fixed_value((symbols[c[0]], symbols[c[1]], symbols[c[2]])),
-            )
-        eligible = [c for c in cards if c in options.bonus_territories]
+        symbols = self.g.symbols
+        fixed = self.sim.config.sets == "fixed"
+        bonus_cards = set(options.bonus_territories)
+
+        def worth(cards: tuple[int, int, int]) -> tuple[int, int]:
+            """Armies the set brings (its value where sets differ, +2 when one of its
+            territories is held), then the fewer wilds spent."""
+            kinds = (symbols[cards[0]], symbols[cards[1]], symbols[cards[2]])
+            armies = cardlib.fixed_value(kinds) if fixed else 0
+            if any(c in bonus_cards for c in cards):
+                armies += 2
+            return armies, -kinds.count(WILD)
+
+        cards = max(options.sets, key=worth)
+        eligible = [c for c in cards if c in bonus_cards]
         if not eligible:
             return Trade(cards)
         view = request.view
