@@ -328,9 +328,7 @@ def test_strong_trades_the_set_that_brings_the_territory_bonus(sets):
     others = [t for t in range(42) if t not in infantry]
     owner = {mine: 0, others[0]: 0, others[1]: 2, others[2]: 2}
     hands = {0: [*infantry, wild]}
-    state = make_state(
-        rules, owner, default_owner=1, phase=Phase.TRADE, hands=hands, to_place=3
-    )
+    state = make_state(rules, owner, default_owner=1, phase=Phase.TRADE, hands=hands, to_place=3)
     options = rules.legal_options(state, 0)
     assert mine not in options.sets[0]
     bot = _started("strong", rules, 0)
