@@ -33,6 +33,7 @@ from arena.referee.host import BotHost
 from arena.referee.isolation import Isolation, detect
 from arena.referee.match import MatchResult, TimeControl
 from arena.seeds import KEY_ENV
+from tests.node import set_up_js_bot
 from tests.waiting import wait_until
 
 from . import RANDOM, REPO, rules_for
@@ -236,6 +237,10 @@ def test_bundled_bots_connect_within_the_default_startup_time_under_every_layer(
     layers: Isolation, bot: str
 ) -> None:
     spec = read_spec(REPO / "bots" / bot)
+    if spec.setup is not None:
+        # Once per checkout, as every test does: a second ``npm ci`` in the shared folder
+        # deletes ``node_modules`` under a JavaScript bot another test is running.
+        set_up_js_bot(spec, results_home())
 
     async def connect() -> str:
         async with BotHost(isolation=layers) as host:
