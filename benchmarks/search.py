@@ -28,7 +28,6 @@ import sys
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from arena import games
 from arena.bots import find_bot, load_bot
@@ -149,7 +148,7 @@ def main() -> int:
         for name in ("games", "worlds", "repeat"):
             if getattr(args, name) < 1:
                 raise ValueError(f"--{name} must be at least 1")
-        modules: dict[str, Any] = {}
+        modules: dict[str, ModuleType] = {}
         if args.compare is not None:
             modules["before"] = load_strong(args.compare, "before")
         modules["after" if args.compare is not None else "strong"] = load_strong(HERE, "after")
