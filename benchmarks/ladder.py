@@ -11,11 +11,11 @@ can be regenerated.
 
     python benchmarks/ladder.py [--tables six,three,h2h] [--ladder] [--move-time 0.05]
         [--move-times S,S,...] [--time-bank 0.25] [--strike-limit 3] [--max-rounds N]
-        [--seed 1] [--workers 2] [--over-grpc] [--six A,B,C,D,E,F] [--three A,B,C]
-        [--h2h A:B]... [--ladder-order A,B,...] [--six-games 300] [--three-games 300]
-        [--h2h-games 200] [--ladder-games 200] [--subject strong] [--reference planner]
-        [--ref3-games 400] [--ref6-games 400] [--ref2-games 400] [--progress 10]
-        [--json PATH]
+        [--rules KEY=VALUE]... [--seed 1] [--workers 2] [--over-grpc] [--six A,B,C,D,E,F]
+        [--three A,B,C] [--h2h A:B]... [--ladder-order A,B,...] [--six-games 300]
+        [--three-games 300] [--h2h-games 200] [--ladder-games 200] [--subject strong]
+        [--reference planner] [--ref3-games 400] [--ref6-games 400] [--ref2-games 400]
+        [--progress 10] [--json PATH]
     python benchmarks/ladder.py --game europe [--tables four,mixed,three,h2h]
         [--four A,B,C,D] [--mixed A,B,C,D] [--four-games 200] [--move-time 0.1] ...
 
@@ -46,6 +46,14 @@ and targets, then a "strength vs move time" table: per move time, the subject's 
 its 95% interval in each table, and its p50 / p99 decision time (over all its tables at that
 move time), p99 as a % of the move time and decisions over it. In ``--json`` every table and
 target carries its ``move_time_s``, and ``strength`` holds that table's rows.
+
+Rules: every table plays the game's default rules for its seat count, changed by
+``--rules KEY=VALUE`` (repeatable, as in ``arena tournament``; ``--max-rounds N`` is
+``max_rounds=N``). Classic 3- to 6-player games default to claimed territories; when every
+seat claims by the same heuristic (the subject and the reference do) the claims come out the
+same in every game, so a table plays as many openings as it has seats. ``--rules
+deal=random`` deals the territories from each seed instead. The rules given are in the
+settings of ``--json``.
 
 Pairing: every seed (``derive(--seed, "ladder", K, group)``, as ``arena versus`` derives its
 seeds) is played K times, the lineup rotated one seat each time, so every bot sits in every
@@ -745,6 +753,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--time-bank", type=float, default=0.25, metavar="S", help="per seat per match (0.25)")
     add("--strike-limit", type=int, default=DEFAULT_STRIKE_LIMIT)
     add("--max-rounds", type=int, help="round cap (default: the game's)")
+    add(
+        "--rules",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rules option of every table's game, as in `arena tournament` (repeatable), "
+        "e.g. deal=random",
+    )
     add("--seed", type=int, default=1)
     add("--workers", type=int, default=2)
     add("--over-grpc", action="store_true", help="every bot as a subprocess over gRPC")
@@ -913,10 +929,11 @@ def main(argv: list[str] | None = None) -> int:
         args.move_times = parse_move_times(args.move_times) if several else [args.move_time]
         tables = build_tables(args)
         specs = resolve({n for t in tables for n in t.lineup}, args.over_grpc, args.game)
-        options = {} if args.max_rounds is None else {"max_rounds": str(args.max_rounds)}
+        given = list(args.rules)
+        if args.max_rounds is not None:
+            given.append(f"max_rounds={args.max_rounds}")
         rules = {
-            k: registry.configure(args.game, [f"{a}={b}" for a, b in options.items()], k).config()
-            for k in {t.seats for t in tables}
+            k: registry.configure(args.game, given, k).config() for k in {t.seats for t in tables}
         }
     except ArenaError as exc:
         print(f"ladder: {exc}", file=sys.stderr)
@@ -929,6 +946,7 @@ def main(argv: list[str] | None = None) -> int:
         "strike_limit": args.strike_limit,
         "game": args.game,
         "max_rounds": next(iter(rules.values()))["max_rounds"] if rules else None,
+        "rules": list(args.rules),
         "seed": args.seed,
         "workers": args.workers,
         "over_grpc": args.over_grpc,
@@ -943,8 +961,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"ladder benchmark: {clock}, bank {args.time_bank:g} s per seat per "
-        f"match, strike limit {args.strike_limit}, max_rounds {settings['max_rounds']}, seed "
-        f"{args.seed}; {path}; {args.workers} workers on {os.cpu_count()} cores"
+        f"match, strike limit {args.strike_limit}, max_rounds {settings['max_rounds']}"
+        f"{''.join(f', {r}' for r in args.rules)}, seed {args.seed}; {path}; "
+        f"{args.workers} workers on {os.cpu_count()} cores"
     )
     report: dict[str, Any] = {"settings": settings, "tables": [], "targets": [], "strength": []}
     executor = LocalPool(args.workers)

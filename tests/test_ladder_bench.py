@@ -321,6 +321,23 @@ def test_reference_tables_at_several_move_times_end_to_end(ladder, tmp_path, cap
     assert "move times 200, 100 ms" in out and "== strength vs move time (random" in out
 
 
+def test_rules_options_reach_every_table_and_bad_ones_exit_2(ladder, tmp_path, capsys):
+    report = tmp_path / "rules.json"
+    argv = ["--tables", "ref3", "--ref3-games", "3", "--subject", "random"]
+    argv += ["--reference", "aggressive", "--workers", "1", "--json", str(report)]
+    assert ladder.main([*argv, "--rules", "deal=random", "--rules", "max_rounds=2"]) == 0
+    settings = json.loads(report.read_text())["settings"]
+    assert settings["rules"] == ["deal=random", "max_rounds=2"]
+    assert settings["max_rounds"] == 2  # read back from the configured game
+    assert "max_rounds 2, deal=random, max_rounds=2, seed 1" in capsys.readouterr().out
+    assert ladder.main([*argv, "--rules", "deal=shuffled"]) == 2
+    assert ladder.main(["--tables", "ref2", "--rules", "deal=claim"]) == 2
+    assert ladder.main([*argv, "--rules", "nonsense"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 and all(line.startswith("ladder: ") for line in err)
+    assert "deal" in err[0] and "2-player game deals" in err[1]
+
+
 def test_the_ladder_is_the_readme_s_bundled_bot_rungs(ladder):
     """LADDER states the README's bundled-bot table: each rung on the next row of it."""
     readme = (_FILE.parent.parent / "README.md").read_text()
