@@ -68,6 +68,36 @@ def test_a_node_budget_makes_the_search_replayable():
     assert first == play()
 
 
+@pytest.mark.parametrize("players", [3, 2, 4])
+def test_a_three_player_game_opens_with_the_planners_turns_only(players):
+    """With three players the setup and the first round are the planner's, every decision of
+    them; from the second round on, and in games of other sizes, the search decides."""
+    bot = _strong(8)
+    asked: list[tuple[int, str]] = []
+    by_planner: list[tuple[int, str]] = []
+    strong_choose = bot.choose
+
+    def choose(request: Request):
+        asked.append((request.view["round"], request.kind))
+        if len(asked) == 1:  # started: watch what its planner answers
+            planner_choose = bot.planner.choose  # type: ignore[attr-defined]
+
+            def planner_answers(inner: Request):
+                by_planner.append((inner.view["round"], inner.kind))
+                return planner_choose(inner)
+
+            bot.planner.choose = planner_answers  # type: ignore[attr-defined]
+        return strong_choose(request)
+
+    bot.choose = choose  # type: ignore[method-assign]
+    others = [load_bot(find_bot("planner")) for _ in range(players - 1)]
+    play_match(_game(players, {}, rounds=3), [bot, *others], seed=77)
+    assert max(r for r, _ in asked) >= 2
+    expected = [(r, k) for r, k in asked if r <= 1] if players == 3 else []
+    assert (1, "attack") in expected or players != 3
+    assert by_planner == expected
+
+
 @pytest.mark.parametrize("position", list(POSITIONS))
 def test_strong_answers_in_time_at_a_one_second_move_time(position):
     rules, state = POSITIONS[position]()
@@ -140,7 +170,9 @@ def _cornered(phase: Phase):
     rules = rules_for(3)
     owner = {tid("Brazil"): 0, tid("Peru"): 1, tid("Argentina"): 1, tid("Egypt"): 0}
     armies = {tid("Brazil"): 12, tid("Peru"): 2, tid("Argentina"): 3}
-    state = make_state(rules, owner, default_owner=2, armies=armies, phase=phase, to_place=5)
+    state = make_state(
+        rules, owner, default_owner=2, armies=armies, phase=phase, to_place=5, round=2
+    )
     return rules, state
 
 
@@ -189,7 +221,9 @@ def _spread(phase: Phase):
     rival = ("Peru", "Argentina", "Egypt", "East Africa")
     owner = {tid("Brazil"): 0, tid("Middle East"): 0} | {tid(t): 1 for t in rival}
     armies = {tid("Brazil"): 8, tid("Middle East"): 8}
-    state = make_state(rules, owner, default_owner=2, armies=armies, phase=phase, to_place=3)
+    state = make_state(
+        rules, owner, default_owner=2, armies=armies, phase=phase, to_place=3, round=2
+    )
     return rules, state, {tid(t) for t in rival}
 
 
@@ -328,7 +362,9 @@ def test_strong_trades_the_set_that_brings_the_territory_bonus(sets):
     others = [t for t in range(42) if t not in infantry]
     owner = {mine: 0, others[0]: 0, others[1]: 2, others[2]: 2}
     hands = {0: [*infantry, wild]}
-    state = make_state(rules, owner, default_owner=1, phase=Phase.TRADE, hands=hands, to_place=3)
+    state = make_state(
+        rules, owner, default_owner=1, phase=Phase.TRADE, hands=hands, to_place=3, round=2
+    )
     options = rules.legal_options(state, 0)
     assert mine not in options.sets[0]
     bot = _started("strong", rules, 0)

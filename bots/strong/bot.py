@@ -30,8 +30,11 @@ The rollouts play eliminations too: every seat follows a likely one-stack path a
 rival down to :data:`ROLL_KILL_SIZE` territories.
 
 Fortifying and setup placement are judged by the value alone (there are no dice);
-claims, neutral placement and headquarters use short heuristics; sets are traded as soon as
-they can be; it always defends with the maximum dice.
+neutral placement and headquarters use short heuristics; sets are traded as soon as they
+can be; it always defends with the maximum dice. It claims as the frozen ``planner``
+(:mod:`arena.sdk.classic.planner`) does, and in a 3-player game it plays the setup and the
+first round as ``planner`` too: a whole turn planned as one chain of captures opens better
+there than decisions searched one by one (:data:`OPENING_ROUNDS`).
 """
 
 from __future__ import annotations
@@ -55,7 +58,6 @@ from arena.sdk import (
     Attack,
     Bot,
     ChooseHeadquarters,
-    Claim,
     Defend,
     EndAttack,
     EndTurn,
@@ -70,12 +72,19 @@ from arena.sdk import (
 )
 from arena.sdk.bot import Answer as AnyAnswer
 from arena.sdk.classic import Answer
+from arena.sdk.classic.planner import PlannerBot
 from arena.sdk.classic_sim import Simulator
 from arena.sdk.tactics import capture_odds, chain_odds, reroll_choice
 
 THINK_SHARE = 0.4
 """Share of the decision's deadline the search may use; the rest absorbs scheduler noise
 (the answer's p99 stays under 60% of the move time)."""
+OPENING_ROUNDS = 1
+OPENING_PLAYERS = 3
+"""In a game of exactly this many players, the setup and the first :data:`OPENING_ROUNDS`
+rounds are played by the planner's policy, whose reinforcements and chains of captures form
+one plan for the turn: the search, judging each decision on its own, sat out the first turn
+of a strong claimed opening (see the README, "Three players: three openings")."""
 BANK_FLOOR = 0.25
 """Least share of its usual thinking time a search keeps as the bank runs out."""
 NO_CLOCK_NODES = 60
@@ -844,7 +853,7 @@ class StrongBot(Bot):
     """Searches its turn on the engine in sampled worlds; see the module docstring."""
 
     name = "strong"
-    version = "2.5"
+    version = "2.6"
     always_max_defence = True
 
     def __init__(self, nodes: int | None = None) -> None:
@@ -858,7 +867,13 @@ class StrongBot(Bot):
 
     def choose(self, request: Request) -> AnyAnswer:
         self.asked = time.perf_counter()
+        if self._opening(request):
+            return self.planner.choose(request)
         return super().choose(request)
+
+    def _opening(self, request: Request) -> bool:
+        view = request.view
+        return view["players"] == OPENING_PLAYERS and view["round"] <= OPENING_ROUNDS
 
     def start(self, match: MatchInfo) -> None:
         super().start(match)
@@ -870,6 +885,9 @@ class StrongBot(Bot):
         self.rollout = Rollout(self.sim, self.g, match.seat, self.evaluate)
         self.move_time = match.move_time_ms / 1000
         self.bank_ms = match.time_bank_ms
+        self.planner = PlannerBot()
+        """Plays the claims, and the opening of a 3-player game (see :data:`OPENING_ROUNDS`)."""
+        self.planner.start(match)
 
     # ------------------------------------------------------------ search plumbing
 
@@ -1224,31 +1242,9 @@ class StrongBot(Bot):
         return min(5.0, s.armies[t] - min(foes))
 
     def claim(self, request: Request) -> Answer:
-        view = request.view
-        owner = view["owner"]
-        me = self.seat
-        g = self.g
-
-        def score(t: int) -> tuple[float, int]:
-            c = g.continent_of[t]
-            members = g.members[c]
-            ours = sum(1 for m in members if owner[m] == me)
-            theirs = max(
-                (
-                    sum(1 for m in members if owner[m] == p)
-                    for p in range(view["players"])
-                    if p != me
-                ),
-                default=0,
-            )
-            free = sum(1 for m in members if owner[m] == -2)
-            value = g.bonus[c] / len(g.borders[c]) * (1 + ours - 0.8 * theirs) / len(members) * 4
-            if theirs and not ours and theirs + free == len(members) and free <= 2:
-                value += g.bonus[c]
-            value += 0.3 * sum(1 for n in g.neighbours[t] if owner[n] == me)
-            return value - 0.05 * len(g.neighbours[t]), -t
-
-        return Claim(max(request.options.territories, key=score))
+        """Claims as the planner does (a map's worth depends on how the next rounds are
+        played, not on its shape alone, and no scoring of claimed maps tried did better)."""
+        return self.planner.claim(request)
 
     def place_neutral(self, request: Request) -> Answer:
         view = request.view
