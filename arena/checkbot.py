@@ -15,7 +15,8 @@ import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from arena.bots import BotSpec
+from arena.bots import BotSpec, check_plays
+from arena.errors import BotError
 from arena.games import load as load_game
 from arena.games.api import Position
 from arena.protocol import envelope
@@ -27,6 +28,24 @@ from arena.sdk.bot import Bot
 from arena.seeds import bot_seed
 
 BURST = 100
+DEFAULT_GAME = "classic"
+
+
+def game_to_check(spec: BotSpec, asked: str | None) -> str:
+    """The game ``spec`` is checked for: the one asked for, else the only game its
+    ``bot.toml`` lists, else classic among several; a bot of several other games must be
+    told which, since checking it for a game it does not play would only refuse it."""
+    if asked is not None:
+        game = asked
+    elif len(spec.games) == 1:
+        game = spec.games[0]
+    elif DEFAULT_GAME in spec.games:
+        game = DEFAULT_GAME
+    else:
+        listed = ", ".join(spec.games)
+        raise BotError(f"bot {spec.name!r} plays {listed}: say which with --game")
+    check_plays(spec, game)
+    return game
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ import os
 import shlex
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -61,11 +61,33 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with exit code 2 and a one-line message for usage errors."""
+    """argparse with exit code 2 and one line for a usage error: what is wrong and where the
+    command's help is (the whole usage block buries the flag that was wrong)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra and self.prog == "arena":  # name the command whose flags they are not
+            command = getattr(parsed, "command_prog", self.prog)
+            self._fail(command, f"unrecognized arguments: {' '.join(extra)}")
+        return parsed, extra
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"arena: error: {message}\n")
+        self._fail(self.prog, message)
+
+    def _fail(self, prog: str, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"arena: error: {message} (see `{prog} --help`)\n")
+
+
+def _name_commands(parser: argparse.ArgumentParser) -> None:
+    """Give every (sub)command's namespace its ``command_prog`` (``arena tournament run``), so
+    that an unknown flag, found by the top parser, names the command's help."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(command_prog=sub.prog)
+                _name_commands(sub)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -148,8 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("bot", help="bundled or registered bot name, or bot folder path")
     check.add_argument(
         "--game",
-        default="classic",
-        help=f"the game the bot is checked for; its bot.toml must list it ({', '.join(GAMES)})",
+        default=None,
+        help="the game the bot is checked for; its bot.toml must list it "
+        f"({', '.join(GAMES)}; default: the bot's only game, else classic)",
     )
     _registry_flag(check)
     check.add_argument("--in-process", action="store_true", help="load the Python bot in-process")
@@ -396,6 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
     _registry_flag(bots_setup)
     bots_setup.set_defaults(run=cmd_bots_setup)
     remote_cli.add_serve_parser(commands, _Parser)
+    _name_commands(parser)
     return parser
 
 
@@ -1055,11 +1079,13 @@ def cmd_versus(args: argparse.Namespace) -> int:
 
 
 def cmd_check_bot(args: argparse.Namespace) -> int:
-    check_game(args.game)
+    if args.game is not None:
+        check_game(args.game)
     spec = _bot_finder(args.db)(args.bot)
-    check_plays(spec, args.game)
+    game = checkbot.game_to_check(spec, args.game)
+    check_game(game)
     player: BotSpec | Bot = load_bot(spec) if args.in_process else spec
-    results, latencies = checkbot.run(player, args.move_time, args.startup_time, args.game)
+    results, latencies = checkbot.run(player, args.move_time, args.startup_time, game)
     p50 = checkbot.percentile(latencies, 50) if latencies else None
     p99 = checkbot.percentile(latencies, 99) if latencies else None
     failed = [r for r in results if not r.ok]
@@ -1068,6 +1094,7 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "bot": spec.name,
+                    "game": game,
                     "ok": not failed,
                     "checks": [
                         {"name": r.name, "ok": r.ok, "detail": r.detail, "ms": r.ms}
@@ -1084,9 +1111,8 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
             print(f"{'PASS' if r.ok else 'FAIL'}  {r.name:<34} {timing}  {r.detail}")
         if latencies:
             print(f"latency over {len(latencies)} answers: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
-        print(
-            f"{spec.name}: {'all checks passed' if not failed else f'{len(failed)} check(s) failed'}"
-        )
+        verdict = "all checks passed" if not failed else f"{len(failed)} check(s) failed"
+        print(f"{spec.name} ({game}): {verdict}")
     return EXIT_OK if not failed else EXIT_FAILED
 
 

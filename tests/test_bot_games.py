@@ -146,7 +146,7 @@ def test_check_bot_refuses_a_bot_of_another_game(
     capsys: Capsys, tmp_path: Path, europa: Path, in_process: bool
 ) -> None:
     flags = ["--in-process"] if in_process else []
-    code, out, err = run(capsys, "check-bot", str(europa), *flags)
+    code, out, err = run(capsys, "check-bot", str(europa), "--game", "classic", *flags)
     assert (code, out) == (2, "")
     assert error_line(err) == REFUSED
     assert nothing_ran(tmp_path)
