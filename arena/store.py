@@ -32,6 +32,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from arena.errors import ArenaError
+from arena.paths import results_home
 from arena.processes import alive
 
 TOURNAMENT_STATUSES = ("planned", "running", "stopped", "finished")
@@ -426,6 +427,7 @@ def open_store(
         if store is not None:
             return store
     existed = path.is_file() and path.stat().st_size > 0
+    _check_folder(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -444,6 +446,20 @@ def open_store(
         store.close()
         raise
     return store
+
+
+def _check_folder(path: Path) -> None:
+    """Refuse a database in a folder that does not exist, unless that folder is the results
+    home (made on first use): a mistyped ``--db`` must not start a new rating history."""
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise StoreError(f"{folder} is not a folder: the results database {path} cannot be there")
+    if folder.is_dir() or folder.resolve() == results_home().resolve():
+        return
+    raise StoreError(
+        f"no folder {folder} for the results database {path}: check the path, or create the"
+        " folder first"
+    )
 
 
 def empty_store(path: Path, migrations: Migrations = MIGRATIONS) -> Store:

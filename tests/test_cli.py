@@ -220,6 +220,51 @@ def test_usage_errors_exit_2(capsys: Capsys, args: tuple[str, ...]) -> None:
     error_line(err)
 
 
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (("match", "--bot", "random", "--bot", "random", "--colour", "red"), "arena match"),
+        (("tournament", "run", "--bot", "random", "--bogus"), "arena tournament run"),
+        (("replay", "show", "x.jsonl", "--fast"), "arena replay show"),
+    ],
+)
+def test_an_unknown_flag_is_one_line_naming_it_and_the_commands_help(
+    capsys: Capsys, args: tuple[str, ...], command: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1, err  # no usage block
+    assert args[-1] in error_line(err) or args[-2] in error_line(err)
+    assert error_line(err).endswith(f"(see `{command} --help`)")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("tournament", "run", "--bot", "random", "--bot", "continent", "--rounds", "1"),
+        ("bots", "add", str(Path(__file__).parent.parent / "bots" / "random")),
+        ("demo",),
+    ],
+)
+def test_a_writer_refuses_a_database_in_a_folder_that_does_not_exist(
+    capsys: Capsys, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    db = tmp_path / "typo" / "arena.db"
+    code, out, err = run(capsys, *args, "--db", str(db))
+    assert code == 2, err
+    assert f"no folder {db.parent}" in error_line(err)
+    assert not db.parent.exists()  # nothing made, nothing lost
+
+
+def test_the_results_home_is_made_on_first_use(capsys: Capsys) -> None:
+    home = Path(os.environ["ARENA_HOME"])
+    assert not home.exists()
+    code, _, err = run(capsys, "bots", "add", str(Path(__file__).parent.parent / "bots" / "random"))
+    assert code == 0, err
+    assert (home / "arena.db").is_file()
+
+
 def test_version(capsys: Capsys) -> None:
     code, out, _ = run(capsys, "--version")
     assert code == 0

@@ -564,8 +564,11 @@ def test_a_folder_in_place_of_the_file_or_its_parent(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="cannot be opened"):
         open_store(tmp_path / "arena.db")
     (tmp_path / "plain").write_text("a file")
-    with pytest.raises(StoreError, match="cannot create folder"):
+    with pytest.raises(StoreError, match="is not a folder"):
         open_store(tmp_path / "plain" / "arena.db")
+    with pytest.raises(StoreError, match="no folder"):  # a typo: nothing is made
+        open_store(tmp_path / "typo" / "arena.db")
+    assert not (tmp_path / "typo").exists()
 
 
 def test_a_read_only_database_file_refuses_writes_clearly(
