@@ -251,7 +251,7 @@ def test_a_writer_refuses_a_database_in_a_folder_that_does_not_exist(
     capsys: Capsys, tmp_path: Path, args: tuple[str, ...]
 ) -> None:
     db = tmp_path / "typo" / "arena.db"
-    code, out, err = run(capsys, *args, "--db", str(db))
+    code, _, err = run(capsys, *args, "--db", str(db))
     assert code == 2, err
     assert f"no folder {db.parent}" in error_line(err)
     assert not db.parent.exists()  # nothing made, nothing lost
