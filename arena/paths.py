@@ -20,6 +20,15 @@ def replays_dir() -> Path:
     return results_home() / "replays"
 
 
+def bot_folder_around(path: Path) -> Path | None:
+    """The bot folder (one holding a ``bot.toml``) that ``path`` lies in, if any: results
+    written there sit among the bot's own files."""
+    for folder in (path.resolve(), *path.resolve().parents):
+        if (folder / "bot.toml").is_file():
+            return folder
+    return None
+
+
 def bundled_bots_dir() -> Path:
     """The bundled ``bots/`` folder (``$ARENA_BOTS`` overrides it)."""
     override = os.environ.get("ARENA_BOTS")

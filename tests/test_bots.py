@@ -517,3 +517,46 @@ def test_check_bot_names_the_log_of_a_bot_that_crashes(tmp_path: Path, capsys: C
     assert "crashing on purpose" in Path(log).read_text()
     # The checks after the crash are not each left to time out.
     assert failed[-1]["detail"] == "not run: the bot is gone"
+
+
+def test_arena_run_inside_a_bot_folder_keeps_the_bots_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    """The default results home is ``./results``: run in the bot's own folder, the matches'
+    replays, logs and key land there and must not make a new version of the bot."""
+    folder = make_bot(tmp_path / "bot")
+    before = version_id(read_spec(folder))
+    monkeypatch.delenv("ARENA_HOME")
+    monkeypatch.chdir(folder)
+    for seed in ("1", "2"):
+        args = ["match", "--bot", ".", "--bot", "random", "--seed", seed, "--rules", "max_rounds=3"]
+        assert main([*args, "--json"]) == 0
+        err = capsys.readouterr().err
+        assert f"writing results into the bot folder {folder.resolve()}" in err
+        assert (folder / "results" / "replays").is_dir()
+        assert version_id(read_spec(folder)) == before
+
+
+def test_caches_and_a_setups_build_output_are_not_part_of_a_version(tmp_path: Path) -> None:
+    built = make_bot(tmp_path / "built", setup="make")
+    shipped = make_bot(tmp_path / "shipped")
+    versions = {f: version_id(read_spec(f)) for f in (built, shipped)}
+    for folder in (built, shipped):
+        for junk in (".cache/x", "node_modules/p/index.js", "src/__pycache__/m.pyc", ".idea/ws"):
+            (folder / junk).parent.mkdir(parents=True, exist_ok=True)
+            (folder / junk).write_text("anything")
+        (folder / "build").mkdir()
+        (folder / "build" / "cppbot").write_text("a binary")
+    assert version_id(read_spec(built)) == versions[built]  # `make` remakes build/
+    assert version_id(read_spec(shipped)) != versions[shipped]  # build/cppbot is what it runs
+    (built / "bot.py").write_text(BOT_PY + "\n# changed\n")
+    assert version_id(read_spec(built)) != versions[built]
+
+
+def test_a_bots_own_results_folder_is_part_of_its_version(tmp_path: Path) -> None:
+    """Only a ``results/`` holding the arena's files is the arena's."""
+    folder = make_bot(tmp_path / "bot")
+    before = version_id(read_spec(folder))
+    (folder / "results").mkdir()
+    (folder / "results" / "table.json").write_text("{}")
+    assert version_id(read_spec(folder)) != before
