@@ -274,6 +274,8 @@ def run_setup(spec: BotSpec, force: bool = False) -> bool:
     under the first. The later one waits for the lock, then finds the setup done."""
     if spec.setup is None:
         return False
+    if not force and setup_marker(spec).exists():  # set up already: no lock, no waiting
+        return False
     with folder_lock(spec):
         return _run_setup_locked(spec, force)
 

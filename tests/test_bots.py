@@ -560,3 +560,28 @@ def test_a_bots_own_results_folder_is_part_of_its_version(tmp_path: Path) -> Non
     (folder / "results").mkdir()
     (folder / "results" / "table.json").write_text("{}")
     assert version_id(read_spec(folder)) != before
+
+
+def test_a_bot_set_up_already_starts_without_waiting_for_the_folder_lock(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """Another arena holding the folder's lock (it is checking or running a setup) does not
+    make a bot already set up wait, nor print that it waits."""
+    import fcntl
+
+    folder = make_bot(tmp_path / "bot", setup=COUNT_RUNS)
+    assert run_setup(read_spec(folder)) is True
+    capsys.readouterr()
+    held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    try:
+        result: list[bool] = []
+        starter = threading.Thread(target=lambda: result.append(run_setup(read_spec(folder))))
+        starter.start()
+        starter.join(60)
+        assert result == [False], "it waited for the lock"
+    finally:
+        os.close(held)
+        starter.join(60)
+    assert "waiting" not in capsys.readouterr().err
+    assert runs(tmp_path) == 1
