@@ -16,11 +16,14 @@ import json
 import math
 import os
 import shlex
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from types import FrameType
 from typing import Any, NoReturn
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
@@ -453,8 +456,46 @@ def _check_numbers(values: dict[str, Any], name: Any) -> None:
             raise ConfigError(f"{name(key)} must be {what}, got {value}")
 
 
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+"""Exit codes of a command stopped by Ctrl-C (SIGINT) and by SIGTERM: 128 + the signal."""
+
+
+@contextlib.contextmanager
+def _sigterm_stops_like_ctrl_c() -> Iterator[list[bool]]:
+    """While inside, SIGTERM (what ``timeout`` and service managers send) stops a command
+    exactly as Ctrl-C does, through whatever handles SIGINT at that moment (a match ends its
+    bots and keeps its replay, a tournament stops resumable); the list yielded says whether
+    it came."""
+    terminated = [False]
+    if threading.current_thread() is not threading.main_thread():
+        yield terminated
+        return
+
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
+        terminated[0] = True
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:  # SIGINT ignored (a background job): stop all the same
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield terminated
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    with _sigterm_stops_like_ctrl_c() as terminated:
+        code = _run_command(args, terminated)
+    return EXIT_TERMINATED if terminated[0] and code == EXIT_INTERRUPTED else code
+
+
+def _run_command(args: argparse.Namespace, terminated: list[bool]) -> int:
+    """Run the parsed command: bad input is one line and exit 2, an interrupt exit 130."""
     try:
         _check_numbers(vars(args), lambda key: "--" + key.replace("_", "-"))
         if args.run in STARTS_BOTS:
@@ -473,8 +514,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     except KeyboardInterrupt:
-        print("arena: interrupted", file=sys.stderr)
-        return 130
+        print("arena: terminated" if terminated[0] else "arena: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 HUMAN_SEATS: dict[str, type[HumanBot] | type[EuropeHumanBot]] = {

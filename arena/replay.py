@@ -25,7 +25,9 @@ VERSION = 1
 
 
 class ReplayWriter:
-    """Appends records to a replay file as the match goes (a crash keeps what was played)."""
+    """Appends records to a replay file as the match goes: each record reaches the file as it
+    is made (one ``write`` per line, no buffer held back), so a referee killed mid-match
+    (``kill -9``, a crash) leaves a replay readable up to its last decision."""
 
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -33,7 +35,8 @@ class ReplayWriter:
         # Private to the referee's user (mode 0600): a live replay shows every seat's
         # secrets as they happen, and its header the seed.
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        self._file: IO[str] = os.fdopen(descriptor, "w", encoding="utf-8")
+        # Line-buffered: every record is flushed by the newline that ends it.
+        self._file: IO[str] = os.fdopen(descriptor, "w", encoding="utf-8", buffering=1)
         self.write({"type": "header", "format": FORMAT, "version": VERSION, **header})
 
     def write(self, record: dict[str, Any]) -> None:

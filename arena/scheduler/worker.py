@@ -64,6 +64,7 @@ def init_worker(scratch: str | None = None) -> None:
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scheduler's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the scheduler's "stop like Ctrl-C"
     raise_open_files_limit()
     settle_heap()
 
