@@ -8,11 +8,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-slow lint protos protos-check bench clean
 
+# pip's notices and build warnings go to $(VENV)/install.log, shown only if the install fails.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
-	touch $(STAMP)
+	@echo "installing the arena into $(VENV) (log: $(VENV)/install.log)"
+	@{ $(BIN)/python -m pip install --quiet --upgrade pip \
+	  && $(BIN)/python -m pip install --quiet -e '.[dev,ray]'; } > $(VENV)/install.log 2>&1 \
+	  || { cat $(VENV)/install.log; exit 1; }
+	@touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/arena demo

@@ -359,6 +359,15 @@ def _run_setup_locked(spec: BotSpec, force: bool) -> bool:
     return True
 
 
+UNATTENDED = {
+    "npm_config_update_notifier": "false",
+    "npm_config_loglevel": "error",
+    "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+}
+"""A setup runs unattended: package managers print errors, not update notices or advice
+(a setup that wants more output says so in its own flags, e.g. ``npm ci --loglevel=warn``)."""
+
+
 def setup_command(spec: BotSpec, argv: list[str], home: Path) -> tuple[list[str], dict[str, str]]:
     """How a bot's ``setup`` runs: its argv and whole environment.
 
@@ -374,6 +383,8 @@ def setup_command(spec: BotSpec, argv: list[str], home: Path) -> tuple[list[str]
     from arena.referee.sandbox import bwrap_argv
 
     env = bot_env(dict(os.environ), bot_environment(), home)
+    for key, value in UNATTENDED.items():
+        env.setdefault(key, value)
     bwrap = detect().bwrap
     if bwrap is None:
         return argv, env

@@ -585,3 +585,14 @@ def test_a_bot_set_up_already_starts_without_waiting_for_the_folder_lock(
         starter.join(60)
     assert "waiting" not in capsys.readouterr().err
     assert runs(tmp_path) == 1
+
+
+def test_a_setup_runs_unattended_without_package_manager_notices(tmp_path: Path) -> None:
+    """npm's update notices and advice would land among the demo's leaderboards."""
+    show = (
+        "import os; open('../env.txt', 'w').write(os.environ.get('npm_config_update_notifier', '-')"
+    )
+    show += " + ' ' + os.environ.get('npm_config_loglevel', '-'))"
+    folder = make_bot(tmp_path / "bot", setup=["python", "-c", show])
+    assert run_setup(read_spec(folder)) is True
+    assert (tmp_path / "env.txt").read_text() == "false error"
