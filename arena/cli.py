@@ -42,7 +42,7 @@ from arena.bots import (
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.faults import DEFAULT_LIMIT, DEFAULT_MIN_MATCHES, DEFAULT_PERCENT, FaultLimit
 from arena.games import GAMES, check_game
-from arena.paths import replays_dir
+from arena.paths import arena_command, bot_folder_around, replays_dir, results_home
 from arena.progress import ProgressBar, StatusLine
 from arena.referee.isolation import detect
 from arena.referee.local import play, seat_log
@@ -500,6 +500,7 @@ def _run_command(args: argparse.Namespace, terminated: list[bool]) -> int:
         _check_numbers(vars(args), lambda key: "--" + key.replace("_", "-"))
         if args.run in STARTS_BOTS:
             detect()  # a bad $ARENA_ISOLATION, or a required layer missing: before anything
+            _say_if_writing_into_a_bot_folder(getattr(args, "db", None))
         return int(args.run(args))
     except ConfigError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
@@ -523,6 +524,20 @@ HUMAN_SEATS: dict[str, type[HumanBot] | type[EuropeHumanBot]] = {
     "europe": EuropeHumanBot,
 }
 """The terminal seat (`--bot human`) of each game that has one."""
+
+
+def _say_if_writing_into_a_bot_folder(db: Path | None) -> None:
+    """One line when the results (the results home, or ``--db``) would land inside a bot's
+    folder: they are not part of its version, but the author should know where they go."""
+    for where in (results_home(), db):
+        folder = bot_folder_around(where) if where is not None else None
+        if folder is not None:
+            print(
+                f"arena: note: writing results into the bot folder {folder} ({where}); they are"
+                " not part of the bot's version (set ARENA_HOME or --db to keep them elsewhere)",
+                file=sys.stderr,
+            )
+            return
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -1023,7 +1038,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             if code != EXIT_OK:
                 return code
     db = args.db or tournaments.default_db()
-    print(f"see it in the browser: arena web --db {db}  →  http://127.0.0.1:8000/")
+    print(f"see it in the browser: {arena_command()} web --db {db}  →  http://127.0.0.1:8000/")
     return EXIT_OK
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +29,23 @@ def bot_folder_around(path: Path) -> Path | None:
         if (folder / "bot.toml").is_file():
             return folder
     return None
+
+
+def arena_command() -> str:
+    """``arena`` as this shell can run it again, for commands the arena prints for the user to
+    copy: ``arena`` when that is on the PATH and is this program, else the path this program
+    was started by (``.venv/bin/arena`` after ``make demo``, before the venv is activated)."""
+    program = Path(sys.argv[0])
+    if program.name != "arena":  # not started as the command (e.g. a test calling main())
+        return "arena"
+    on_path = shutil.which("arena")
+    if on_path is not None and Path(on_path).resolve() == program.resolve():
+        return "arena"
+    try:
+        shown = program.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        shown = program.resolve()
+    return shlex.quote(str(shown))
 
 
 def bundled_bots_dir() -> Path:

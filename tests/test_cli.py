@@ -18,6 +18,7 @@ import pytest
 
 from arena.cli import main
 from arena.games.classic.config import CHOICES, ClassicConfig
+from arena.paths import arena_command
 from arena.progress import ProgressBar, StatusLine
 from arena.scheduler.tournament import Progress as Update
 from arena.versus import describe_elo
@@ -787,3 +788,23 @@ def test_versus_progress_on_a_terminal_redraws_one_line(tmp_path: Path) -> None:
     assert text.count("\r\x1b[K") == 2  # each game redraws the line ...
     assert text.count("\n") == 1 and text.endswith("\n")  # ... which ends once, at the end
     assert out.startswith("random v continent: 2 games")
+
+
+def test_printed_commands_say_arena_as_this_shell_can_run_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After ``make demo`` the program is ``.venv/bin/arena``, not on the PATH: a command the
+    arena prints for the user to copy must work as printed."""
+    program = tmp_path / ".venv" / "bin" / "arena"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(program), "demo"])
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert arena_command() == ".venv/bin/arena"
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert arena_command() == str(program.resolve())
+    monkeypatch.setenv("PATH", f"{program.parent}:/usr/bin:/bin")  # the venv activated
+    assert arena_command() == "arena"
