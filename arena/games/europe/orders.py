@@ -2,10 +2,13 @@
 
 A turn is applied part by part in its own sequence (bonus first or after the order, then
 the free manoeuvre); with ``check`` every part is validated against the state the parts
-before it left, raising :class:`IllegalActionError` with the reason. A Siege Assault whose
-target's owner chooses its casualties pauses the turn (:func:`play` returns the next part);
-what its dice did never changes what the rest of the turn may do, so a turn is checked
-whole before any of it is applied.
+before it left, raising :class:`IllegalActionError` with the reason. A check rolls no dice:
+the parts after a Siege Assault are judged against the position before its dice (as if it
+scored no hits, the strictest case), so a verdict never depends on dice not yet rolled and a
+refused turn reveals nothing about them. A Siege Assault whose target's owner chooses its
+casualties pauses the turn (:func:`play` returns the next part); what its dice did only ever
+widens what the rest of the turn could have done, so a turn is checked whole before any of
+it is applied.
 """
 
 from __future__ import annotations
@@ -455,6 +458,8 @@ def _check_spend(
                 f"{UNIT_TYPES[kind]}, not {totals[kind]}"
             )
     if turn.crown:
+        if army >= state.n:
+            raise _fail("a Mercenary Army never buys crown cards (its crowns never count)")
         if config.missions:
             raise _fail("crown cards are not for sale in the Kingdom Missions variant")
         if state.bought_crown[army]:
@@ -564,6 +569,7 @@ def _bonus(
             raise _fail(f"{board.names[target]} is not an opponent's territory")
         if state.attacker[target] != NOBODY:
             raise _fail(f"no siege assault into disputed {board.names[target]}")
+        return  # judged before its dice: the rest of the turn must not depend on them
     weapons = state.units[(source * ARMIES + army) * 4 + SIEGE]
     dice = battle.roll(state, 2 * weapons)
     hit = sum(1 for d in dice if d >= 3)
@@ -579,11 +585,7 @@ def _bonus(
             "owner": victim,
         }
     )
-    if check:  # a check's simulation: the owner's choice of units changes nothing checked
-        units = battle.cheapest(state, target, victim, min(hit, state.count(target, victim)))
-        battle.remove(state, target, victim, units)
-    else:
-        battle.queue_loss(state, victim, target, hit, events)
+    battle.queue_loss(state, victim, target, hit, events)
     if state.count(target, victim) == 0 and not state.losses:
         state.owner[target] = NOBODY
         events.append({"type": "emptied", "territory": target})

@@ -1199,40 +1199,67 @@ def test_king_me_on_a_mercenarys_card_does_nothing() -> None:
     assert decision is not None and decision.seats == (1,)
 
 
-CASTLE_SEQUENCE = [
-    pytest.param(
-        True,
-        [("Lorraine", 0, (2, 0, 0, 2)), ("Saxony", 0, (1, 0, 0, 0))],
-        None,
-        id="assault-empties-the-castle-then-any-unit-claims-it",
-    ),
-    pytest.param(
-        False,
-        None,
-        "Saxony has a castle: the expanding units need a siege weapon",
-        id="expand-first-still-needs-a-siege-weapon",
-    ),
-]
+CASTLE_ROLLS = [pytest.param([1, 1], id="no-hit"), pytest.param([3, 1], id="empties-the-castle")]
+"""The next two dice: the Siege Assault (one weapon) misses, or empties Saxony's castle."""
 
 
-@pytest.mark.parametrize(("first", "after", "reason"), CASTLE_SEQUENCE)
-def test_siege_assault_opens_a_castle_for_the_order(
-    first: bool, after: list[Placement] | None, reason: str | None
-) -> None:
-    game = rules()
-    start = [*SIEGE_START, ("Saxony", 1, (1, 0, 0, 0))]
-    state = staged(game, start, EXPAND_SIEGE, ["Saxony"], dice=[6, 6, 6, 6])
-    turn = Turn(
+def castle_assault(first: bool, units: Units) -> Turn:
+    """A Siege Assault from Lorraine on Saxony (castle, 1 footman), with an Expand of
+    ``units`` from Lorraine into Saxony."""
+    return Turn(
         "expand",
-        (m("Lorraine", "Saxony", (1, 0, 0, 0)),),
+        (m("Lorraine", "Saxony", units),),
         bonus="siege_assault",
         bonus_first=first,
         bonus_source=t("Lorraine"),
         bonus_target=t("Saxony"),
     )
-    if after is None:
-        with pytest.raises(IllegalActionError, match=reason):
-            game.check(state, 0, turn)
-        return
-    result = played(game, state, turn)
-    assert snapshot(result) == snapshot(position(game, after, ["Saxony"], coins={0: 5 + 4}))
+
+
+def castle_position(game: EuropeRules, dice: list[int]) -> EuropeState:
+    start = [("Lorraine", 0, (3, 0, 0, 1)), ("Saxony", 1, (1, 0, 0, 0))]
+    return staged(game, start, EXPAND_SIEGE, ["Saxony"], dice=dice)
+
+
+@pytest.mark.parametrize("dice", CASTLE_ROLLS)
+@pytest.mark.parametrize("first", [True, False], ids=["assault-first", "expand-first"])
+def test_what_follows_a_siege_assault_is_judged_before_its_dice(
+    dice: list[int], first: bool
+) -> None:
+    """A footmen-only Expand into the castle the assault attacks is refused whatever the dice
+    to come would do (judging it after them would let a refusal reveal the next dice), and a
+    refused turn rolls nothing."""
+    game = rules()
+    state = castle_position(game, dice)
+    with pytest.raises(IllegalActionError, match="Saxony has a castle: the expanding units"):
+        game.check(state, 0, castle_assault(first, (1, 0, 0, 0)))
+    assert state.dice == 0
+
+
+@pytest.mark.parametrize(
+    ("dice", "after"),
+    [
+        pytest.param(
+            [1, 1],
+            [
+                ("Lorraine", 0, (2, 0, 0, 0)),
+                ("Saxony", 1, (1, 0, 0, 0)),
+                ("Saxony", 0, (1, 0, 0, 1)),
+            ],
+            id="no-hit-challenges",
+        ),
+        pytest.param(
+            [3, 1],
+            [("Lorraine", 0, (2, 0, 0, 0)), ("Saxony", 0, (1, 0, 0, 1))],
+            id="emptied-then-claimed",
+        ),
+    ],
+)
+def test_siege_assault_then_expand_with_the_weapon(dice: list[int], after: list[Placement]) -> None:
+    """With the weapon among the expanding units the turn is legal under any dice; the dice
+    then decide whether the Expand challenges the castle or claims it emptied."""
+    game = rules()
+    state = castle_position(game, dice)
+    result = played(game, state, castle_assault(True, (1, 0, 0, 1)))
+    coins = {0: 5 + 4} if len(after) == 2 else {}
+    assert snapshot(result) == snapshot(position(game, after, ["Saxony"], coins=coins))
