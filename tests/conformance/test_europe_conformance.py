@@ -199,6 +199,7 @@ class Books:
                 self.coins[army] -= event["cost"]
                 assert self.coins[army] >= 0, f"army {army} spent more than it had"
                 if event["crown"]:
+                    assert army < state_before.n, f"Mercenary Army {army} bought a crown card"
                     assert (self.round, army) not in self.crowns_bought, "two crown cards"
                     self.crowns_bought.add((self.round, army))
                     self.crown_cards[army] += 1

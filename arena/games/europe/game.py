@@ -54,7 +54,9 @@ APPROXIMATIONS = (
     "procedure, one per missing colour), each player placing two kingdoms.",
     "8 crowns to win with 2 or 3 players (play reports, not the rule book).",
     "the Mercenary Army variant's details (random cities, per-round secret "
-    "bid, acting last, never winning).",
+    "bid, acting last, never winning, never buying crown cards).",
+    "a turn is judged whole before its dice: what follows a Siege Assault must be legal "
+    "whatever it rolls (a footmen-only Expand into the castle it attacks is refused).",
     "the Kingdom Missions texts and bonuses are invented stand-ins: "
     + " ".join(f"{i}: {text}" for i, text in enumerate(MISSIONS))
     + f" Bonuses: even ids {BONUSES[0]}, odd ids {BONUSES[1]}.",

@@ -250,6 +250,7 @@ def _turn_constraints(
 def _crown_allowed(rules: EuropeRules, state: EuropeState, army: int) -> bool:
     return (
         not rules.config.missions
+        and army < state.n  # a Mercenary Army's crowns never count: it buys none
         and not state.bought_crown[army]
         and state.crown_cards_left > 0
         and state.coins[army] >= CROWN_CARD_COST

@@ -495,6 +495,26 @@ def test_spend_illegal(coins: int, turn: Turn, reason: str, extra: dict[str, Any
         game.check(state, ME, turn)
 
 
+def test_a_mercenary_army_never_buys_crown_cards() -> None:
+    """Its crowns never count, so a crown card bought for it would only take one of the
+    eight from the players: refused, and never offered; a seat with the same coins may."""
+    game = rules(3)
+    state = empty(game)
+    for army, home in enumerate(("Poland", "Algeria", "Republic of Novgorod", "Sweden")):
+        put(state, home, army, ONE)
+    state.coins[3] = state.coins[OTHER] = 20
+    state.controller[3] = OTHER
+    my_turn(state, game, 3, SPEND_CARD)
+    with pytest.raises(IllegalActionError, match="a Mercenary Army never buys crown cards"):
+        game.check(state, OTHER, Turn("spend", crown=True))
+    options = EuropeGame(game.config).legal_options(state, OTHER)
+    assert options.army == 3 and options.constraints["crown_card"] is False
+    assert not any(isinstance(a, Turn) and a.crown for a in options.listed)
+    game.check(state, OTHER, Turn("spend", recruits=(Recruit(t("Sweden"), ONE),)))
+    my_turn(state, game, OTHER, SPEND_CARD)
+    game.check(state, OTHER, Turn("spend", crown=True))
+
+
 def test_recruits_into_a_new_castle_need_the_castle() -> None:
     game = rules()
     state = spend_position(game, 14)

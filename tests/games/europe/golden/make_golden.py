@@ -40,7 +40,7 @@ class Spec:
 
 
 SPECS = (
-    Spec("base_2p", "2 players and two Mercenary Armies, won by crowns", 2, 229),
+    Spec("base_2p", "2 players and two Mercenary Armies, won by crowns", 2, 239),
     Spec("base_3p", "3 players and one Mercenary Army, to the round cap", 3, 301),
     Spec("base_4p", "4 players, won by crowns", 4, 403),
     Spec(
