@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
+from arena.paths import arena_command
 from arena.referee.server import check_address
 from arena.remote import bots
 from arena.scheduler.tournament import default_db
@@ -31,7 +32,7 @@ def add(args: argparse.Namespace) -> int:
         has_token = bots.remote_bots(store)[args.remote]["token_hash"] is not None
     print(f"registered remote bot {args.remote} {args.label or '1'} (version {vid}) in {db}")
     if not has_token:
-        print(f"issue its token with: arena bots token {args.remote} --db {db}")
+        print(f"issue its token with: {arena_command()} bots token {args.remote} --db {db}")
     return 0
 
 
