@@ -6,6 +6,11 @@ it let a request go unanswered past its time (it may still be busy with it, or b
 for every match with ``fresh_process``. Workers ask the kernel to kill them when the
 scheduler dies, and their bots die with them, so no bot outlives the tournament.
 
+A bot's stream ends the way a single match ends it: when the worker is done with a sound bot
+process (the tournament is over, or ``fresh_process``), its last MatchEnd is delivered, the
+stream ends with status OK, and the process has :data:`STREAM_END_GRACE` seconds to exit by
+itself (what it prints meanwhile still goes to its log) before it is killed.
+
 With ``in_process`` a Python bot that has an ``entry`` plays inside the worker instead: its
 module is imported once per worker and every match gets a fresh instance of its class, so
 each match starts as clean as a fresh process would; anything a bot prints goes to the
@@ -20,6 +25,7 @@ import ctypes
 import gc
 import io
 import logging
+import multiprocessing.util
 import os
 import signal
 import sys
@@ -45,6 +51,9 @@ log = logging.getLogger("arena.worker")
 REUSABLE = {SeatStatus.OK.value, SeatStatus.TIMEOUT.value, SeatStatus.ILLEGAL.value}
 """Statuses after which a bot's stream is still sound enough for its next match (provided it
 never timed out: see :meth:`WorkerHost._settle`)."""
+STREAM_END_GRACE = 5.0
+"""Seconds a sound bot process has to exit by itself once its stream has ended normally
+(after its last MatchEnd) before it is killed; one that exits sooner costs only its exit."""
 
 
 class MatchFailed(Exception):
@@ -65,6 +74,10 @@ def init_worker(scratch: str | None = None) -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scheduler's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the scheduler's "stop like Ctrl-C"
+    # When the pool shuts down, the worker's kept bots get their last MatchEnd and a normal
+    # end of stream before it exits (run by multiprocessing as the worker process ends,
+    # before the log queue's own clean-up at priority 10, so its lines still reach the log).
+    multiprocessing.util.Finalize(None, close_host, exitpriority=100)
     raise_open_files_limit()
     settle_heap()
 
@@ -107,12 +120,43 @@ class WorkerHost:
         return self.loop.run_until_complete(self._play(job))
 
     def close(self) -> None:
-        """End every bot process and the server (a worker process normally just dies)."""
+        """End the kept bots' streams normally (see :meth:`_let_go`), then every bot process
+        and the server."""
         if self.loop.is_closed():
             return
+        kept = [seat for seats in self.idle.values() for seat in seats]
         self.idle.clear()
-        self.loop.run_until_complete(self.host.close())
+        self.loop.run_until_complete(self._close(kept))
         self.loop.close()
+
+    async def _close(self, kept: list[RemoteSeat]) -> None:
+        await asyncio.gather(*(self._let_go(seat) for seat in kept))
+        await self.host.close()
+
+    async def _let_go(self, seat: RemoteSeat) -> None:
+        """End a sound bot's stream as a single match does: what is queued for it (its last
+        MatchEnd) goes first, then the stream ends with status OK; its process then has
+        :data:`STREAM_END_GRACE` seconds to exit by itself (its stderr is logged to the end)
+        before it is killed."""
+        await seat.close()
+        if seat.process is not None:
+            await seat.process.wait_exit(STREAM_END_GRACE)
+        await self._release(seat)
+
+    async def _release(self, seat: RemoteSeat) -> None:
+        """End the seat's process; the tournament's log says how it ended."""
+        await self.host.release(seat)
+        if seat.process is not None:
+            code = seat.process.process.returncode
+            how = f"was killed (signal {-code})" if code is not None and code < 0 else "exited"
+            log.info(
+                "%s (pid %d) %s with code %s; its log: %s",
+                seat.name,
+                seat.process.pid,
+                how,
+                code,
+                seat.process.log_path,
+            )
 
     async def _seat(self, entry: dict[str, Any], label: str, startup: float) -> tuple[Any, str]:
         waiting = self.idle.get(entry["version_id"], [])
@@ -120,7 +164,7 @@ class WorkerHost:
             seat = waiting.pop()
             if BotHost.alive(seat):
                 return seat, ""
-            await self.host.release(seat)
+            await self._release(seat)
         return await self.host.connect(entry_spec(entry), label, startup)
 
     def _in_process(self, entry: dict[str, Any]) -> InProcessSeat | None:
@@ -174,7 +218,7 @@ class WorkerHost:
         if failed:
             for start in starts:
                 if not isinstance(start, BaseException) and start[0] is not None:
-                    await self.host.release(start[0])
+                    await self._release(start[0])
             raise failed[0]
         connected = iter(s for s in starts if not isinstance(s, BaseException))
         found = [next(connected) if seat is None else (seat, "") for seat in local]
@@ -229,18 +273,23 @@ class WorkerHost:
         statuses: list[str],
         fresh: bool,
     ) -> None:
-        """Keep sound bot sessions for the next match; end the others' processes.
+        """Keep sound bot sessions for the next match (with ``fresh``, end their streams
+        normally: :meth:`_let_go`); end the others' processes at once.
 
         A seat that timed out is not sound even when its status allows it: its process may
         still be working on (or frozen in) a request and would start the next match late.
         """
+        letting_go = []
         for entry, seat, status in zip(entries, seats, statuses, strict=True):
             if not isinstance(seat, RemoteSeat):
                 continue
-            if fresh or status not in REUSABLE or seat.timed_out or not BotHost.alive(seat):
-                await self.host.release(seat)
+            if status not in REUSABLE or seat.timed_out or not BotHost.alive(seat):
+                await self._release(seat)
+            elif fresh:
+                letting_go.append(self._let_go(seat))
             else:
                 self.idle.setdefault(entry["version_id"], []).append(seat)
+        await asyncio.gather(*letting_go)
 
 
 @contextlib.contextmanager
