@@ -8,6 +8,7 @@ parameter), never a traceback.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,18 @@ HERE = Path(__file__).resolve().parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 
 
+def to_the_second(stamp: Any) -> Any:
+    """A stored ISO timestamp as ``YYYY-MM-DD HH:MM:SS`` (the pages say times are UTC);
+    anything else unchanged."""
+    try:
+        return datetime.fromisoformat(str(stamp)).strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return stamp
+
+
+TEMPLATES.env.filters["when"] = to_the_second
+
+
 def _wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
@@ -38,25 +51,22 @@ def _error(request: Request, status: int, message: str) -> Response:
     )
 
 
-def create_app(db: Path) -> FastAPI:
-    """The application serving results database ``db`` (opened read-only per request)."""
-    from arena.web import api, pages
+def base_app(description: str) -> FastAPI:
+    """An application with the static files, the API docs and the error pages, no routes of
+    data yet (the caller adds them)."""
+    from arena.web import api_docs
 
     app = FastAPI(
         title="Risk Arena",
         version=__version__,
-        description="Leaderboards, bots, tournaments, matches and replays of a results database.",
+        description=description,
         docs_url=None,  # the interactive docs page loads scripts from a CDN: not offline
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
-    app.state.db = Path(db)
+    app.state.replay_only = False
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.include_router(api.router)
-    app.include_router(pages.router)
-    app.include_router(__import__("arena.web.matches_web", fromlist=["router"]).router)
-    app.include_router(__import__("arena.web.bots_web", fromlist=["router"]).router)
-    app.include_router(__import__("arena.web.tournaments_web", fromlist=["router"]).router)
+    app.include_router(api_docs.router)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
@@ -71,6 +81,20 @@ def create_app(db: Path) -> FastAPI:
     async def arena_error(request: Request, exc: ArenaError) -> Response:
         return _error(request, 404, str(exc))
 
+    return app
+
+
+def create_app(db: Path) -> FastAPI:
+    """The application serving results database ``db`` (opened read-only per request)."""
+    from arena.web import api, pages
+
+    app = base_app("Leaderboards, bots, tournaments, matches and replays of a results database.")
+    app.state.db = Path(db)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.include_router(__import__("arena.web.matches_web", fromlist=["router"]).router)
+    app.include_router(__import__("arena.web.bots_web", fromlist=["router"]).router)
+    app.include_router(__import__("arena.web.tournaments_web", fromlist=["router"]).router)
     return app
 
 

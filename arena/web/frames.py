@@ -3,8 +3,8 @@
 The replay is re-played through the game the way :func:`arena.replay.verify` does (decisions,
 joint answers and forfeits applied in order); frame 0 is the position before the first
 record, frame ``k`` the position after record ``k``. Each frame holds what a spectator may see
-(the game's :class:`Spectator` picks the public part of the position and tells the record in
-words with the game's narrator); hidden information (hands, missions) appears only in the
+(the game's :class:`Spectator` picks the public part of the position, tells the record in
+words with the game's narrator and lists its attacks); hidden information (hands, missions) appears only in the
 last frame, as ``revealed`` after the match. Matches never change once recorded, so the frames
 of recently viewed replays are kept.
 """
@@ -39,6 +39,12 @@ class Spectator(Protocol):
         """Per seat, what was hidden during the match (hands, missions), for after it."""
         ...
 
+    def attacks(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """The record's attacks from one territory into another (``from``, ``to``, ``seat``,
+        the dice and the losses), drawn as arrows; [] for a game whose board shows its
+        battles itself."""
+        ...
+
 
 SpectatorFactory = Callable[[dict[str, Any], Game[Any, Any, Any], Any], Spectator]
 
@@ -59,6 +65,9 @@ class _Events:
         return [json.dumps(e, separators=(",", ":")) for e in record.get("events", [])]
 
     def revealed(self, state: Any) -> list[dict[str, Any]]:
+        return []
+
+    def attacks(self, record: dict[str, Any]) -> list[dict[str, Any]]:
         return []
 
 
@@ -97,6 +106,7 @@ def frames(header: dict[str, Any], records: list[dict[str, Any]]) -> list[Frame]
             "kind": None,
             "progress": game.progress(state),
             "lines": ["The game begins."],
+            "attacks": [],
             "board": spectator.board(state),
         }
     ]
@@ -115,6 +125,7 @@ def frames(header: dict[str, Any], records: list[dict[str, Any]]) -> list[Frame]
                 "kind": record.get("kind"),
                 "progress": game.progress(state),
                 "lines": spectator.lines(record),
+                "attacks": spectator.attacks(record),
                 "board": spectator.board(state),
             }
         )

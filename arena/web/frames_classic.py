@@ -1,5 +1,5 @@
 """What a spectator of a classic RISK replay sees: owners, armies, cards and reserves per
-step, the classic narrator's sentences, and at the end every seat's hand and mission."""
+step, the classic narrator's sentences, each step's attacks, and at the end every seat's hand and mission."""
 
 from __future__ import annotations
 
@@ -9,6 +9,16 @@ from arena.games.api import Game
 from arena.games.classic.narrate import Narrator
 
 REVEALED = "revealed after the match"
+BATTLE = (
+    "seat",
+    "from",
+    "to",
+    "attacker_dice",
+    "defender_dice",
+    "attacker_losses",
+    "defender_losses",
+)
+"""What a battle event tells of an attack (all of it public)."""
 
 
 class ClassicSpectator:
@@ -44,6 +54,15 @@ class ClassicSpectator:
         if kind == "result":
             found.append(f"Result: places by seat {record.get('places_by_seat')}")
         return found
+
+    def attacks(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """Each battle of the record: from, to, the attacker's seat, both sides' dice and
+        losses."""
+        return [
+            {k: e[k] for k in BATTLE if k in e}
+            for e in record.get("events", [])
+            if e.get("type") == "battle"
+        ]
 
     def revealed(self, state: Any) -> list[dict[str, Any]]:
         shown = []

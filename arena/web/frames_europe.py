@@ -42,6 +42,11 @@ class EuropeSpectator:
             found.append(self.narrator.result(record))
         return found
 
+    def attacks(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """None drawn apart: a battle is fought in one territory, whose attacker the board
+        already shows."""
+        return []
+
     def revealed(self, state: Any) -> list[dict[str, Any]]:
         shown = []
         for seat in range(self.game.players):

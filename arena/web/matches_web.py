@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse
 from arena import games
 from arena.errors import ArenaError
 from arena.store import Store
-from arena.web import frames
+from arena.web import frames, match_plots
 from arena.web.app import TEMPLATES, not_found
 from arena.web.deps import store
 
@@ -23,6 +23,8 @@ StoreDep = Annotated[Store, Depends(store)]
 PAGE_SIZE = 50
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 Game = Annotated[str | None, Query(max_length=40)]
+Start = Annotated[int, Query(ge=0, le=10_000_000)]
+Count = Annotated[int, Query(ge=1, le=1000)]
 
 
 def match_list(db: Store, page: int, game: str | None) -> dict[str, Any]:
@@ -61,11 +63,33 @@ def match_detail(db: Store, match_id: str) -> dict[str, Any]:
     }
 
 
-def _frames(db: Store, match_id: str) -> list[frames.Frame]:
+def _frames(data: bytes) -> list[frames.Frame]:
     try:
-        return frames.replay_frames(db.replay(match_id))
+        return frames.replay_frames(data)
     except ArenaError as exc:  # a damaged replay: say so, never a traceback
         raise HTTPException(status_code=500, detail=str(exc)) from None
+
+
+def frames_answer(data: bytes, start: int, count: int) -> dict[str, Any]:
+    """Frames ``start`` to ``start + count`` of a replay's JSONL, with the total."""
+    found = _frames(data)
+    if start >= len(found):
+        raise HTTPException(
+            status_code=400, detail=f"start {start}: the match has {len(found)} frames"
+        )
+    return {"start": start, "total": len(found), "frames": found[start : start + count]}
+
+
+def render_match(request: Request, match: dict[str, Any], data: bytes | None) -> HTMLResponse:
+    """A match page: header, seats, the replay viewer and the per-player plots (none when
+    its replay cannot be read: ``match["replay_error"]`` says why)."""
+    shown = [] if data is None or match["replay_error"] else _frames(data)
+    context = {
+        "match": match,
+        "layout": layout(match["game"]),
+        "plots": match_plots.plots(match["game"], [s["bot"] for s in match["seats"]], shown),
+    }
+    return TEMPLATES.TemplateResponse(request, "match.html", context)
 
 
 @lru_cache(maxsize=8)
@@ -94,8 +118,7 @@ def matches_page(request: Request, db: StoreDep, page: Page = 1, game: Game = No
 def match_page(request: Request, match_id: str, db: StoreDep) -> HTMLResponse:
     """One match: its header, seats, and the replay viewer on the board."""
     match = match_detail(db, match_id)
-    context = {"match": match, "layout": layout(match["game"])}
-    return TEMPLATES.TemplateResponse(request, "match.html", context)
+    return render_match(request, match, None if match["replay_error"] else db.replay(match_id))
 
 
 # -- API ---------------------------------------------------------------------------------
@@ -117,15 +140,14 @@ def api_match(match_id: str, db: StoreDep) -> dict[str, Any]:
 def api_frames(
     match_id: str,
     db: StoreDep,
-    start: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
-    count: Annotated[int, Query(ge=1, le=1000)] = 200,
+    start: Start = 0,
+    count: Count = 200,
 ) -> dict[str, Any]:
     """Frames ``start`` to ``start + count`` of the replay viewer (see :mod:`arena.web.frames`)."""
     if db.match(match_id) is None:
         raise not_found(f"no match {match_id!r}")
-    found = _frames(db, match_id)
-    if start >= len(found):
-        raise HTTPException(
-            status_code=400, detail=f"start {start}: the match has {len(found)} frames"
-        )
-    return {"start": start, "total": len(found), "frames": found[start : start + count]}
+    try:
+        data = db.replay(match_id)
+    except ArenaError as exc:  # a damaged replay: say so, never a traceback
+        raise HTTPException(status_code=500, detail=str(exc)) from None
+    return frames_answer(data, start, count)

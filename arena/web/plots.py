@@ -197,3 +197,39 @@ def stacked_bars(
     )
     body = _axes(frame, x_label, y_label, x_ticks=[], counts=True) + "".join(parts) + legend
     return _svg("stacked-bars", title, body)
+
+
+def lines(
+    series: list[tuple[str, int, list[tuple[float, float]]]],
+    title: str,
+    x_label: str,
+    y_label: str,
+) -> Markup:
+    """A line per (label, seat, points): the seat picks the line's colour (its owner colour
+    on the board), and each line carries its seat and last value for scripts and tests."""
+    points = [p for _, _, found in series for p in found]
+    if not points:
+        return _svg("lines", title, "")
+    frame = Frame(
+        min(x for x, _ in points),
+        max(x for x, _ in points),
+        0,
+        max(max(y for _, y in points), 1),
+    )
+    parts = []
+    for label, seat, found in series:
+        drawn = " ".join(f"{frame.x(x):.1f},{frame.y(y):.1f}" for x, y in found)
+        last = found[-1][1] if found else 0
+        parts.append(
+            f'<polyline class="series owner-{seat % 6}" points="{drawn}" data-seat="{seat}" '
+            f'data-last="{last:g}" data-points="{len(found)}"><title>{escape(label)}: '
+            f"{last:g} at the end</title></polyline>"
+        )
+    legend = "".join(
+        f'<rect class="key owner-{seat % 6}" x="{LEFT + 8}" y="{TOP + 4 + 14 * k}" width="10" '
+        f'height="10"/><text class="tick" x="{LEFT + 22}" y="{TOP + 13 + 14 * k}">'
+        f"{escape(label)}</text>"
+        for k, (label, seat, _) in enumerate(series)
+    )
+    body = _axes(frame, x_label, y_label) + "".join(parts) + legend
+    return _svg("lines", title, body)

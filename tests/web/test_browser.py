@@ -226,3 +226,118 @@ def test_match_replay_steps_through_the_engines_positions(
     poll("the last step", lambda: shown_step(browser) == len(positions) - 1)
     poll("the final map to equal the engine's", matches_engine)
     done(browser, tmp_path / "match.png")
+
+
+# -- the viewer's layout, links to a step, slider, attacks and colours -----------------------
+
+
+def _rgb(css: str) -> tuple[int, int, int]:
+    """``rgb(r, g, b)`` or ``#rrggbb`` as a triple."""
+    if css.startswith("#"):
+        return (int(css[1:3], 16), int(css[3:5], 16), int(css[5:7], 16))
+    r, g, b = (int(float(v)) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
+    return (r, g, b)
+
+
+def _lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    """CIE L*a*b* of an sRGB colour (D65), to measure how different two colours look."""
+    lin = [
+        c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in rgb)
+    ]
+    x = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.95047
+    y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    z = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+
+
+def colour_distance(a: str, b: str) -> float:
+    """CIE76 ΔE between two CSS colours: below about 25, two rings read as the same colour."""
+    return float(
+        sum((p - q) ** 2 for p, q in zip(_lab(_rgb(a)), _lab(_rgb(b)), strict=True)) ** 0.5
+    )
+
+
+def map_fits_the_window(driver: Any) -> bool:
+    return bool(
+        driver.execute_script(
+            "const r = document.getElementById('map').getBoundingClientRect();"
+            "return r.height > 300 && r.top >= 0 && r.left >= 0"
+            " && r.bottom <= window.innerHeight && r.right <= window.innerWidth;"
+        )
+    )
+
+
+def loaded(driver: Any) -> bool:
+    return bool(driver.execute_script("return document.getElementById('viewer').dataset.loaded"))
+
+
+def test_the_viewer_opens_at_a_linked_step_slides_and_draws_its_attacks(
+    served: tuple[str, Path], browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    url, db = served
+    with open_store(db, read_only=True) as store:
+        match = next(m for m in store.matches() if m["game"] == "classic")
+    frames = get_json(f"{url}/api/matches/{match['id']}/frames?count=1000")["frames"]
+    step = next(f["step"] for f in frames if f["attacks"] and f["step"] + 1 < len(frames))
+    attacks = frames[step]["attacks"]
+    page = f"{url}/matches/{match['id']}"
+    open_page(browser, f"{page}?step={step}", tmp_path / "linked.png")
+    poll("the viewer to load", lambda: loaded(browser))
+    poll(f"the linked step {step}", lambda: shown_step(browser) == step)
+    assert map_fits_the_window(browser), "the whole map is visible without scrolling"
+    drawn = browser.execute_script(
+        "return [...document.querySelectorAll('#map .attack-mark')].map(g =>"
+        " [Number(g.dataset.from), Number(g.dataset.to), g.querySelector('text').textContent]);"
+    )
+    assert [(a, b) for a, b, _ in drawn] == [(x["from"], x["to"]) for x in attacks]
+    for (_, _, label), attack in zip(drawn, attacks, strict=True):
+        dice = "·".join(map(str, attack["attacker_dice"]))
+        assert label.startswith(f"⚔ {dice} vs "), label
+    browser.save_screenshot(str(tmp_path / "attack.png"))
+
+    slider = browser.find_element("css selector", "#slider")
+    slider.send_keys(Keys.ARROW_RIGHT)
+    poll("the slider to move one step", lambda: shown_step(browser) == step + 1)
+    poll("the URL to name the step", lambda: browser.current_url == f"{page}?step={step + 1}")
+    assert len(browser.find_elements("css selector", "#map .attack-mark")) == len(
+        frames[step + 1]["attacks"]
+    )
+    slider.send_keys(Keys.HOME)
+    poll("the slider at the start", lambda: shown_step(browser) == 0)
+    poll("the URL at step 0", lambda: browser.current_url == f"{page}?step=0")
+
+    rings = browser.execute_script(
+        "const out = {};"
+        "for (const g of document.querySelectorAll('#map [data-continent]')) {"
+        "  out[g.dataset.continent] = getComputedStyle(g.querySelector('.disc')).stroke; }"
+        "const root = getComputedStyle(document.documentElement);"
+        "const owners = [0, 1, 2, 3, 4, 5].map(k => root.getPropertyValue('--owner-' + k).trim());"
+        "return [out, owners.concat([root.getPropertyValue('--neutral').trim()])];"
+    )
+    continents, owners = rings
+    assert len(continents) == 6
+    for name, ring in continents.items():
+        nearest = min(colour_distance(ring, owner) for owner in owners)
+        assert nearest >= 25, (
+            f"{name}'s ring {ring} looks like a player's colour (ΔE {nearest:.1f})"
+        )
+    done(browser, tmp_path / "linked.png")
+
+
+def test_the_whole_europe_map_is_in_the_window(
+    served: tuple[str, Path], browser: Any, tmp_path: Path
+) -> None:
+    url, db = served
+    with open_store(db, read_only=True) as store:
+        match = next(m for m in store.matches() if m["game"] == "europe")
+    open_page(browser, f"{url}/matches/{match['id']}", tmp_path / "europe.png")
+    poll("the viewer to load", lambda: loaded(browser))
+    assert map_fits_the_window(browser)
+    assert "step=" not in browser.current_url  # the page as opened names no step
+    done(browser, tmp_path / "europe.png")

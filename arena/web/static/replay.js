@@ -1,8 +1,11 @@
 // The replay viewer of a match page: draws the board from its layout as SVG and steps
-// through the frames of /api/matches/{id}/frames (play, pause, step, jump to a turn, speed),
-// the event log in sync. Every territory element carries data-territory, data-owner and
-// data-armies (RISK: Europe also data-units="ARMY:f,a,c,s;..." for each army present), and
-// #step shows the current step, so a browser test can compare the map with the engine.
+// through the frames of /api/matches/{id}/frames (play, pause, step, a timeline slider, jump
+// to a turn, speed), the event log in sync, each step's attacks drawn as arrows with their
+// dice. The page opens at ?step=N and keeps the URL on the step shown (while paused), so a
+// position can be linked. Every territory element carries data-territory, data-owner and
+// data-armies (RISK: Europe also data-units="ARMY:f,a,c,s;..." for each army present), every
+// attack arrow data-from and data-to, and #step shows the current step, so a browser test
+// can compare the map with the engine.
 "use strict";
 (function () {
   const viewer = document.getElementById("viewer");
@@ -14,9 +17,10 @@
   const matchId = viewer.dataset.match;
   const total = Number(viewer.dataset.frames);
   const $ = (id) => document.getElementById(id);
-  const map = $("map"), log = $("log"), stepShown = $("step");
+  const map = $("map"), log = $("log"), stepShown = $("step"), slider = $("slider");
   const frames = [];
   const nodes = [];
+  let attackLayer = null;
   const entries = [];
   let step = 0;
   let timer = null;
@@ -43,6 +47,8 @@
   function drawBoard() {
     if (!layout) { map.hidden = true; return; }
     map.setAttribute("viewBox", "0 0 " + layout.width + " " + layout.height);
+    const marker = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, el("defs", {}, map));
+    el("path", { d: "M 0 0 L 10 5 L 0 10 z" }, marker);
     const at = {};
     for (const t of layout.territories) at[t.id] = t;
     const lines = el("g", { class: "links" }, map);
@@ -62,8 +68,9 @@
     (layout.continents || []).forEach((c, k) => c.territories.forEach((t) => { continentOf[t] = k; }));
     for (const t of layout.territories) {
       const g = el("g", { class: "territory", "data-territory": t.id, "data-owner": "", "data-armies": "0" }, map);
-      if (t.id in continentOf) g.setAttribute("data-continent", layout.continents[continentOf[t.id]].name);
-      el("title", {}, g).textContent = t.name + (t.city ? " · " + t.city : "");
+      const continent = t.id in continentOf ? layout.continents[continentOf[t.id]].name : null;
+      if (continent) g.setAttribute("data-continent", continent);
+      el("title", {}, g).textContent = t.name + (t.city ? " · " + t.city : "") + (continent ? " · " + continent : "");
       const r = t.city ? 15 : 12;
       const disc = el("circle", { cx: t.x, cy: t.y, r: r, class: "disc" + (t.city ? " city" : "") + (t.id in continentOf ? " continent-" + continentOf[t.id] : "") }, g);
       const ring = el("circle", { cx: t.x, cy: t.y, r: r + 4, class: "attacker", visibility: "hidden" }, g);
@@ -79,6 +86,44 @@
         }
       }
       nodes[t.id] = node;
+    }
+    attackLayer = el("g", { class: "attacks" }, map);  // last: drawn over the territories
+  }
+
+  function pieces(a, b) {
+    // the line from territory a to b: straight, or off the map's edges for a wrapping link
+    const wraps = (layout.wrap || []).some(([x, y]) => (x === a.id && y === b.id) || (x === b.id && y === a.id));
+    if (!wraps) return [[a.x, a.y, b.x, b.y]];
+    const edge = (t) => (t.x < layout.width / 2 ? 0 : layout.width);
+    return [[a.x, a.y, edge(a), a.y], [edge(b), b.y, b.x, b.y]];
+  }
+
+  function shorten(x1, y1, x2, y2, by) {
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    if (length <= by) return [x2, y2];
+    return [x2 - ((x2 - x1) * by) / length, y2 - ((y2 - y1) * by) / length];
+  }
+
+  function showAttacks(attacks) {
+    if (!attackLayer) return;
+    attackLayer.textContent = "";
+    for (const a of attacks || []) {
+      const from = nodes[a.from], to = nodes[a.to];
+      if (!from || !to) continue;
+      const g = el("g", { class: "attack-mark", "data-from": a.from, "data-to": a.to }, attackLayer);
+      const parts = pieces(from.t, to.t);
+      parts.forEach(([x1, y1, x2, y2], k) => {
+        const [ex, ey] = k === parts.length - 1 ? shorten(x1, y1, x2, y2, 16) : [x2, y2];
+        const line = el("line", { class: "attack", x1: x1, y1: y1, x2: ex, y2: ey }, g);
+        if (k !== parts.length - 1) line.style.markerEnd = "none";
+        line.style.stroke = colour(a.seat);
+      });
+      const [x1, y1, x2, y2] = parts[0];
+      const dice = (a.attacker_dice || []).join("·") + " vs " + (a.defender_dice || []).join("·");
+      const losses = " (−" + (a.attacker_losses || 0) + " / −" + (a.defender_losses || 0) + ")";
+      const label = el("text", { class: "attack-dice", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6 }, g);
+      label.textContent = "⚔ " + dice + losses;
+      el("title", {}, g).textContent = who(a.seat) + " attacks " + to.t.name + " from " + from.t.name + ": " + dice + losses;
     }
   }
 
@@ -178,9 +223,12 @@
     step = Math.max(0, Math.min(frames.length - 1, to));
     const frame = frames[step];
     showBoard(frame.board);
+    showAttacks(frame.attacks);
     showArmies(frame.board);
     showRevealed(frame);
     stepShown.textContent = step;
+    slider.value = step;
+    if (timer === null) remember();
     const p = frame.progress || {};
     $("progress").textContent = Object.entries(p).map(([k, v]) => k + " " + v).join(" · ");
     let current = null;
@@ -196,10 +244,26 @@
     }
   }
 
+  function remember() {
+    // the URL names the step shown, so it can be linked (not while playing: one per step)
+    const url = new URL(window.location.href);
+    if (url.searchParams.get("step") === String(step)) return;
+    if (!url.searchParams.has("step") && step === 0) return;  // the page as opened
+    url.searchParams.set("step", step);
+    history.replaceState(null, "", url);
+  }
+
+  function linkedStep() {
+    const asked = Number(new URLSearchParams(window.location.search).get("step"));
+    return Number.isInteger(asked) && asked > 0 ? asked : 0;
+  }
+
   function pause() {
     if (timer !== null) clearInterval(timer);
+    const wasPlaying = timer !== null;
     timer = null;
     $("play").textContent = "▶ play";
+    if (wasPlaying) remember();
   }
 
   function play() {
@@ -226,6 +290,7 @@
     $("first").addEventListener("click", () => { pause(); go(0); });
     $("last").addEventListener("click", () => { pause(); go(frames.length - 1); });
     $("jump").addEventListener("click", jump);
+    slider.addEventListener("input", () => { pause(); go(Number(slider.value)); });
     $("turn").addEventListener("keydown", (e) => { if (e.key === "Enter") jump(); });
     $("speed").addEventListener("change", () => { if (timer !== null) { pause(); play(); } });
     document.addEventListener("keydown", (e) => {
@@ -252,7 +317,7 @@
     drawBoard();  // only now: every territory drawn carries its owner and armies
     buildLog();
     viewer.dataset.loaded = "true";
-    go(0);
+    go(linkedStep());
   }).catch((err) => {
     const box = $("viewer-error");
     box.hidden = false;
