@@ -377,6 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd.add_argument("file", type=Path)
     export_cmd.add_argument("--db", type=Path)
     export_cmd.set_defaults(run=cmd_replay_export)
+    view_cmd = replay_commands.add_parser(
+        "view", help="watch a match in the browser: serve its replay viewer until Ctrl-C"
+    )
+    view_cmd.add_argument("replay", metavar="MATCH_ID|FILE")
+    view_cmd.add_argument("--db", type=Path, help="results database (default results/arena.db)")
+    view_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    view_cmd.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
+    view_cmd.set_defaults(run=cmd_replay_view)
 
     bots = commands.add_parser(
         "bots", help="list the bundled and registered bots, register one, or run a bot's setup"
@@ -652,6 +660,7 @@ def _print_summary(result: MatchResult, logs: dict[int, Path] | None = None) -> 
     if result.replay:
         print(f"replay: {result.replay}")
         print(f"view it: arena replay show {shlex.quote(result.replay)}")
+        print(f"watch it in the browser: arena replay view {shlex.quote(result.replay)}")
     print("(only tournament matches are kept in the results database, not `arena match`)")
 
 
@@ -1300,6 +1309,30 @@ def cmd_replay_export(args: argparse.Namespace) -> int:
     args.file.write_bytes(data)
     print(f"wrote {args.file} ({len(data)} bytes)")
     return EXIT_OK
+
+
+def cmd_replay_view(args: argparse.Namespace) -> int:
+    """Serve one match's page: a replay file on its own, a recorded match in its database, or
+    an `arena match` id by its file in the replays folder."""
+    from arena.web.serve import serve_match, serve_replay_file
+
+    path = Path(args.replay)
+    if path.exists():
+        return serve_replay_file(path, args.host, args.port)
+    try:
+        with contextlib.ExitStack() as stack, _suggest_replay_file(args.replay):
+            _replay_file(args.replay, args.db, stack, ConfigError)  # a recorded match, readable
+    except ConfigError as exc:
+        found = _arena_match_file(args.replay)
+        if found is None:  # the hint names this command
+            raise ConfigError(str(exc).replace("arena replay show", "arena replay view")) from None
+        return serve_replay_file(found, args.host, args.port)
+    return serve_match(args.db or tournaments.default_db(), args.replay, args.host, args.port)
+
+
+def _arena_match_file(ref: str) -> Path | None:
+    """The replay file of `arena match` id ``ref`` in the replays folder, if there is one."""
+    return None if "/" in ref else replay_text.find_match_file(ref, replays_dir())
 
 
 def cmd_replay_verify(args: argparse.Namespace) -> int:

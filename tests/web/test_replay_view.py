@@ -81,10 +81,11 @@ def _frames(base: str, match_id: str) -> list[dict[str, Any]]:
 URL = re.compile(r"(http://127\.0\.0\.1:(\d+))/matches/([0-9a-f]+)")
 
 
+@pytest.mark.parametrize("by", ["file", "match id"])
 def test_arena_match_prints_the_view_command_which_serves_its_replay_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], by: str
 ) -> None:
-    monkeypatch.setenv("ARENA_HOME", str(tmp_path))
+    monkeypatch.setenv("ARENA_HOME", str(tmp_path))  # the replays folder, for the server too
     args = ["match", "--bot", "random", "--bot", "aggressive", "--seed", "3", "--in-process"]
     assert main([*args, "--rules", "max_rounds=3"]) == 0
     printed = capsys.readouterr().out
@@ -92,7 +93,8 @@ def test_arena_match_prints_the_view_command_which_serves_its_replay_file(
     assert command is not None, printed
     replay_file = Path(command.group(1))
     records = [json.loads(line) for line in replay_file.read_text().splitlines()]
-    with serving("replay", "view", str(replay_file), "--port", "0") as (first, server):
+    ref = str(replay_file) if by == "file" else records[0]["match_id"]
+    with serving("replay", "view", ref, "--port", "0") as (first, server):
         found = URL.fullmatch(first)
         assert found is not None, first
         base, port, match_id = found.groups()
@@ -141,6 +143,7 @@ def test_arena_web_on_port_0_prints_the_port_it_got(results_db: Path) -> None:
     "ref, message",
     [
         ("missing.jsonl", "'missing.jsonl' is neither a replay file nor a recorded match id"),
+        ("0123456789ab", "a file, not in the database: arena replay view "),
         ("0123456789ab", "is neither a replay file nor a recorded match id in"),
     ],
 )
