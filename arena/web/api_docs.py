@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup, escape
 
 from arena.web.app import TEMPLATES
 
@@ -86,20 +87,32 @@ def endpoints(schema: dict[str, Any]) -> list[dict[str, Any]]:
             operation = item.get(method)
             if operation is None:
                 continue
+            description = operation.get("description", "")
             found.append(
                 {
+                    "kind": "api" if path.startswith("/api/") else "page",
                     "method": method.upper(),
                     "path": path,
                     "anchor": re.sub(r"[^a-z0-9]+", "-", f"{method} {path}".lower()).strip("-"),
-                    "summary": operation.get("summary", ""),
-                    "description": operation.get("description", ""),
+                    "summary": _docstring(_first_sentence(description)),
+                    "description": _docstring(description),
                     "parameters": [
                         _parameter(p, components) for p in operation.get("parameters", [])
                     ],
                     "responses": _responses(operation, components),
                 }
             )
-    return found
+    return sorted(found, key=lambda e: e["kind"] != "api")  # the JSON API first, then pages
+
+
+def _first_sentence(text: str) -> str:
+    first = " ".join(text.split()).split(". ")[0]
+    return first if first.endswith(".") else first + "."
+
+
+def _docstring(text: str) -> Markup:
+    """A route's docstring as HTML: escaped, its ````code```` spans as code."""
+    return Markup(re.sub(r"``(.+?)``", r"<code>\1</code>", str(escape(text)), flags=re.S))
 
 
 @router.get("/api/", response_class=HTMLResponse, include_in_schema=False)

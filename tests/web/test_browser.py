@@ -297,8 +297,11 @@ def test_the_viewer_opens_at_a_linked_step_slides_and_draws_its_attacks(
     )
     assert [(a, b) for a, b, _ in drawn] == [(x["from"], x["to"]) for x in attacks]
     for (_, _, label), attack in zip(drawn, attacks, strict=True):
-        dice = "·".join(map(str, attack["attacker_dice"]))
-        assert label.startswith(f"⚔ {dice} vs "), label
+        attacker, defender = (
+            "·".join(map(str, sorted(attack[side], reverse=True)))
+            for side in ("attacker_dice", "defender_dice")
+        )
+        assert label.startswith(f"⚔ {attacker} vs {defender} ("), label
     browser.save_screenshot(str(tmp_path / "attack.png"))
 
     slider = browser.find_element("css selector", "#slider")

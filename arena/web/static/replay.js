@@ -107,9 +107,9 @@
   function showAttacks(attacks) {
     if (!attackLayer) return;
     attackLayer.textContent = "";
-    for (const a of attacks || []) {
+    (attacks || []).forEach((a, k) => {
       const from = nodes[a.from], to = nodes[a.to];
-      if (!from || !to) continue;
+      if (!from || !to) return;
       const g = el("g", { class: "attack-mark", "data-from": a.from, "data-to": a.to }, attackLayer);
       const parts = pieces(from.t, to.t);
       parts.forEach(([x1, y1, x2, y2], k) => {
@@ -119,12 +119,14 @@
         line.style.stroke = colour(a.seat);
       });
       const [x1, y1, x2, y2] = parts[0];
-      const dice = (a.attacker_dice || []).join("·") + " vs " + (a.defender_dice || []).join("·");
+      const high = (d) => [...(d || [])].sort((x, y) => y - x).join("·");  // as they are compared
+      const dice = high(a.attacker_dice) + " vs " + high(a.defender_dice);
       const losses = " (−" + (a.attacker_losses || 0) + " / −" + (a.defender_losses || 0) + ")";
-      const label = el("text", { class: "attack-dice", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6 }, g);
+      // one label per battle, stacked: a record may roll several times on the same line
+      const label = el("text", { class: "attack-dice", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 8 - 15 * k }, g);
       label.textContent = "⚔ " + dice + losses;
       el("title", {}, g).textContent = who(a.seat) + " attacks " + to.t.name + " from " + from.t.name + ": " + dice + losses;
-    }
+    });
   }
 
   function unitsText(u) {
