@@ -17,6 +17,9 @@ from typing import Any
 from arena.games.europe.board import Board, europe_board
 from arena.games.europe.config import ARMIES
 from arena.games.europe.missions import bonus_of
+from arena.games.europe.orders import CONSTANTINOPLE_ESCORT as ESCORT
+from arena.games.europe.orders import FORTIFY_CITY, TAX_TILES
+from arena.games.europe.rules import MARKER_COINS
 
 NOBODY = -1
 WIDTH = 100
@@ -49,6 +52,8 @@ class Narrator:
         self.alive = [True] * ARMIES
         self.controller: dict[int, int] = {}
         """Who plays each Mercenary Army this round."""
+        self.order = "none"
+        """The order of the turn being told (a Split Expand's legs say so)."""
 
     # ------------------------------------------------------------ names
 
@@ -184,6 +189,7 @@ class Narrator:
     # a turn
 
     def _turn(self, e: dict[str, Any]) -> str | None:
+        self.order = str(e["order"])
         if e["order"] == "none" and e["bonus"] == "none":
             return "No order"
         if e["order"] == "none":
@@ -192,14 +198,17 @@ class Narrator:
 
     def _expand(self, e: dict[str, Any]) -> str:
         target = e["target"]
+        what = "Split Expand" if self.order == "split_expand" else "Expand"
         text = (
-            f"Expand: {self.territory(e['source'])} → {self.territory(target)} "
+            f"{what}: {self.territory(e['source'])} → {self.territory(target)} "
             f"with {units_text(e['units'])}"
         )
         if e["claimed"]:
             claim = f"claims {self.territory(target)}"
+            if self.place(target) != self.territory(target):  # Rome is both
+                claim += f" and {self.place(target)}"
             if e.get("tax"):
-                claim += f" and {self.place(target)}: +{_coins(e['tax'])}"
+                claim += f": +{_coins(e['tax'])}"
             return f"{text} ({claim})"
         return f"{text} (challenges {self.army(e['defender'])})"
 
@@ -214,10 +223,10 @@ class Narrator:
         parts = [f"castle in {self.territory(t)}" for t in e["castles"]]
         for recruit in e["recruits"]:
             part = f"{units_text(recruit['units'])} in {self.place(recruit['territory'])}"
-            if recruit.get("free"):
-                part += (
-                    f" ({self.tile('constantinople')}: +{_count(recruit['free'], UNIT_NAMES[0])})"
-                )
+            free = recruit.get("free", 0)
+            if free:
+                due = (ESCORT * recruit["units"][-1], 0, 0, 0)
+                part += f" ({self.tile('constantinople')}: {_given((free, 0, 0, 0), due)})"
             parts.append(part)
         if e.get("crown"):
             parts.append("a crown card")
@@ -226,11 +235,15 @@ class Narrator:
     def _tax(self, e: dict[str, Any]) -> str:
         size = len(e["network"])
         facts = [f"network of {size} territor{'y' if size == 1 else 'ies'}"]
-        facts += [f"{self.tile(b['tile'])}: +{units_text(b['units'])}" for b in e["tiles"]]
+        facts += [
+            f"{self.tile(b['tile'])}: {_given(b['units'], TAX_TILES.get(b['tile']))}"
+            for b in e["tiles"]
+        ]
         return f"Tax {self.place(e['city'])}: {_coins(e['coins'])} ({'; '.join(facts)})"
 
     def _fortify(self, e: dict[str, Any]) -> str:
-        return f"Fortify {self.place(e['territory'])}: +{_count(e['footmen'], UNIT_NAMES[0])}"
+        given = _given([e["footmen"], 0, 0, 0], (FORTIFY_CITY, 0, 0, 0))
+        return f"Fortify {self.place(e['territory'])}: {given}"
 
     def _siege_assault(self, e: dict[str, Any]) -> str:
         self.battle = None
@@ -312,7 +325,42 @@ class Narrator:
 
     def _game_over(self, e: dict[str, Any]) -> str:
         end = e.get("end")
-        return f"Game over: {ENDS.get(str(end), str(end))}"
+        text = f"Game over: {ENDS.get(str(end), str(end))}"
+        standings = e.get("standings")
+        tie = self.tie_break(standings) if isinstance(standings, list) else None
+        return f"{text}; {tie}" if tie else text
+
+    def tie_break(self, standings: list[dict[str, Any]]) -> str | None:
+        """How the tie-break settled first place among living seats level on crowns
+        (territories, then coins with the First Player Marker counting 10), or None when no
+        two of them are level."""
+        living = [s for s in range(len(standings)) if s >= len(self.alive) or self.alive[s]]
+        top = max((standings[s]["crowns"] for s in living), default=0)
+        tied = [s for s in living if standings[s]["crowns"] == top]
+        if len(tied) < 2:
+            return None
+        level = f"{_names([self.army(s) for s in tied])} tie on {_count(top, ('crown', 'crowns'))}"
+        steps = (
+            ("territories", lambda s: standings[s]["territories"]),
+            (
+                "coins",
+                lambda s: standings[s]["coins"] + (MARKER_COINS if standings[s]["marker"] else 0),
+            ),
+        )
+        for what, figure in steps:
+            best = max(figure(s) for s in tied)
+            ahead = [s for s in tied if figure(s) == best]
+            if len(ahead) == 1:
+                runner_up = max(figure(s) for s in tied if s != ahead[0])
+                marker = any(standings[s]["marker"] for s in tied) and what == "coins"
+                return (
+                    f"{level}: {self.army(ahead[0])} wins the tie-break on {what} "
+                    f"({best} to {runner_up}"
+                    + (", the First Player Marker counting 10 coins" if marker else "")
+                    + ")"
+                )
+            tied = ahead
+        return f"{level}, territories and coins: no winner"
 
     # records that are not events
 
@@ -398,6 +446,25 @@ def dice_text(dice: Sequence[int], ranked: bool = False) -> str:
     """Dice as rolled, or high to low when ``ranked`` (as they are compared)."""
     shown = sorted(dice, reverse=True) if ranked else dice
     return " ".join(str(d) for d in shown) or "no dice"
+
+
+def _given(units: Sequence[int], due: Sequence[int] | None) -> str:
+    """Free units placed ('+2 archers'), saying when the army reserve cut them short
+    (fewer than ``due`` came) or left none ('no footmen (none left in the army reserve)')."""
+    names = (*UNIT_NAMES, ("siege weapon", "siege weapons"))
+    if due is None:
+        return f"+{units_text(units)}"
+    if not any(units):
+        kinds = " or ".join(names[k][1] for k, n in enumerate(due) if n)
+        return f"no {kinds} (none left in the army reserve)"
+    short = [names[k][1] for k, n in enumerate(units) if k < len(due) and n < due[k]]
+    if not short:
+        return f"+{units_text(units)}"
+    return f"+{units_text(units)} (the army reserve had no more {' or '.join(short)})"
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def _count(n: int, forms: tuple[str, str]) -> str:

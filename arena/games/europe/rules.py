@@ -673,7 +673,7 @@ class EuropeRules:
             state.end = "round_limit"
         if state.end is not None:
             state.phase = "over"
-            events.append({"type": "game_over", "end": state.end})
+            events.append(self._game_over(state))
         else:
             state.phase = "round_start"
 
@@ -773,7 +773,7 @@ class EuropeRules:
             if len(self.seats_alive(after)) <= 1 and after.phase != "over":
                 after.end = "elimination"
                 after.phase = "over"
-                events.append({"type": "game_over", "end": after.end})
+                events.append(self._game_over(after))
             else:
                 self._advance(after, events)
         return Step(after, events)
@@ -795,6 +795,20 @@ class EuropeRules:
         leaders = [s for s in range(state.n) if places[s] == 1]
         winner = leaders[0] if len(leaders) == 1 else None
         return Outcome(tuple(places), winner, state.end or "elimination")
+
+    def _game_over(self, state: EuropeState) -> Event:
+        """The end, with every seat's tie-break figures (so a replay can tell a win on the
+        tie-break)."""
+        standings = [
+            {
+                "crowns": self.crowns(state, s),
+                "territories": self.territories(state, s),
+                "coins": state.coins[s],
+                "marker": state.marker == s,
+            }
+            for s in range(state.n)
+        ]
+        return {"type": "game_over", "end": state.end, "standings": standings}
 
     def standing_key(self, state: EuropeState, seat: int) -> tuple[int, int, int]:
         """Crowns, then territories, then coins with the marker counting 10."""

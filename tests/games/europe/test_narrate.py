@@ -121,7 +121,7 @@ def test_a_seeded_replay_tells_the_setup_rounds_turns_battles_and_the_end(seed3:
     assert "  Expand: Pomerania → Poland with 1 footman (claims Poland and Warsaw: +2 coins)" in (
         text
     )
-    assert "  Expand: Polotsk → Poland with 5 footmen (challenges random (seat 1))" in text
+    assert "  Split Expand: Polotsk → Poland with 5 footmen (challenges random (seat 1))" in text
     assert "  Manoeuvre: Lorraine → Saxony with 3 footmen" in text
     assert "  Tax Berlin: 8 coins (network of 5 territories)" in text
     assert re.search(
@@ -219,6 +219,74 @@ def test_twenty_seeded_games_are_told_without_raw_events(replays: dict[Any, Path
         assert sum(1 for b in blocks if b and " reveals card " in logical(b)[0]) == turns
     assert {t for t in seen if not hasattr(Narrator, f"_{t}")} == set()
     assert {"mercenary_bids", "mission_kept", "mission_completed", "siege_assault"} <= seen
+
+
+def test_split_expand_legs_are_told_as_split_expand(replays: dict[Any, Path]):
+    """Each leg of an expand is told under its turn's order (a Split Expand's both legs)."""
+    splits = 0
+    for path in replays.values():
+        _, records = load(path)
+        legs = [line for line in said(told(path)).splitlines() if "Expand: " in line]
+        told_as = ["split_expand" if "  Split Expand: " in line else "expand" for line in legs]
+        orders = list(_expand_orders([e for r in records for e in r.get("events", [])]))
+        assert told_as == orders
+        splits += orders.count("split_expand")
+    assert splits > 100
+
+
+def _expand_orders(events: list[dict[str, Any]]) -> Iterator[str]:
+    """The order of the turn each expand event belongs to."""
+    order = "none"
+    for event in events:
+        if event["type"] == "turn":
+            order = event["order"]
+        elif event["type"] == "expand":
+            yield order
+
+
+def test_a_claimed_city_is_named_once_when_its_territory_has_its_name(
+    replays: dict[Any, Path],
+):
+    text = "\n".join(said(told(path)) for path in replays.values())
+    assert re.search(r"Expand: \w+ → Rome with .+ \(claims Rome: \+\d+ coins\)", text)
+    assert "claims Rome and Rome" not in text
+    assert re.search(r"\(claims Poland and Warsaw: \+2 coins\)", text)
+
+
+def test_free_units_cut_short_by_the_reserve_say_so(replays: dict[Any, Path]):
+    text = "\n".join(said(told(path)) for path in replays.values())
+    assert not re.search(r"\+0 |\+no units", text)
+    assert re.search(r"  Fortify [\w ]+: no footmen \(none left in the army reserve\)", text)
+    assert re.search(
+        r"Fortify [\w ]+: \+[12] footm[ae]n \(the army reserve had no more footmen\)", text
+    )
+    assert re.search(r"; [\w ]+: no \w+ \(none left in the army reserve\)", text)
+
+
+@pytest.mark.parametrize(
+    ("seed", "tie"),
+    [
+        pytest.param(
+            4,
+            "random (seat 0) and random (seat 2) tie on 3 crowns: random (seat 0) wins the "
+            "tie-break on territories (6 to 5)",
+            id="on-territories",
+        ),
+        pytest.param(
+            3,
+            "random (seat 0) and random (seat 1) tie on 3 crowns: random (seat 1) wins the "
+            "tie-break on coins (19 to 18, the First Player Marker counting 10 coins)",
+            id="on-coins-with-the-marker",
+        ),
+    ],
+)
+def test_a_win_on_the_tie_break_says_so(tmp_path: Path, seed: int, tie: str):
+    blocks = told(play(tmp_path, 3, seed, "max_rounds=2"))
+    assert logical(blocks[-1])[-2] == f"  Game over: the round limit is reached; {tie}"
+
+
+def test_a_win_on_crowns_alone_tells_no_tie_break(seed3: Path):
+    assert logical(told(seed3)[-1])[-2] == "  Game over: the round limit is reached"
 
 
 def test_an_unknown_event_is_still_told_in_one_line():
