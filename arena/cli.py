@@ -659,8 +659,9 @@ def _print_summary(result: MatchResult, logs: dict[int, Path] | None = None) -> 
             print(f"seat {s.seat} ({s.bot}, {s.status}) stderr log: {log}")
     if result.replay:
         print(f"replay: {result.replay}")
-        print(f"view it: arena replay show {shlex.quote(result.replay)}")
-        print(f"watch it in the browser: arena replay view {shlex.quote(result.replay)}")
+        arena, replay = arena_command(), shlex.quote(result.replay)
+        print(f"view it: {arena} replay show {replay}")
+        print(f"watch it in the browser: {arena} replay view {replay}")
     print("(only tournament matches are kept in the results database, not `arena match`)")
 
 
