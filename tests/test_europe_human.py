@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import sys
 from collections.abc import Callable
@@ -15,7 +16,7 @@ import pytest
 
 from arena import cli
 from arena.bots import find_bot, load_bot
-from arena.games.europe.actions import Move, Recruit, Turn
+from arena.games.europe.actions import Cards, Move, Recruit, Turn
 from arena.games.europe.game import GAME
 from arena.games.europe.narrate import Narrator, units_text
 from arena.referee.match import MatchResult, play_match
@@ -64,8 +65,10 @@ def always(text: str) -> Typist:
     return Typist(lambda request, tries: text)
 
 
-def play(human: EuropeHumanBot, seed: int, rounds: int, players: int = 2) -> MatchResult:
-    game = GAME.configure({"max_rounds": str(rounds)}, players)
+def play(
+    human: EuropeHumanBot, seed: int, rounds: int, players: int = 2, **rules: str
+) -> MatchResult:
+    game = GAME.configure({"max_rounds": str(rounds), **rules}, players)
     others = [load_bot(find_bot("random")) for _ in range(players - 1)]
     return play_match(game, [human, *others], seed)
 
@@ -268,6 +271,103 @@ def test_help_lists_the_commands_and_list_shows_the_options_again():
     assert "expand FROM TO UNITS" not in bid  # the turn commands only where they apply
 
 
+def _misfit(request: Request) -> list[tuple[str, str]]:
+    """Commands this turn's card or constraints rule out, each with the explanation."""
+    c = request.options
+    card = Narrator([], 2).card(c["card"])
+    offered = " or ".join(o.replace("_", " ") for o in c["orders"])
+    found = []
+    if "split_expand" not in c["orders"]:
+        found.append(
+            (
+                "split England Normandy 1f Wales 1f",
+                f"{card} has no split expand: play {offered} (or none)",
+            )
+        )
+    if c["bonus"] != "fortify":
+        found.append(("fortify London; none", f"{card} has no fortify bonus action"))
+    taxable = [e["territory"] for e in c["tax_cities"]]
+    other = next(t for t in BOARD.cities if t not in taxable)
+    if "tax" in c["orders"]:
+        city = BOARD.city[other]
+        found.append((f"tax {city}", f"{city} cannot be taxed: tax one of your undisputed cities"))
+    if "spend" in c["orders"] and not c["crown_card"]:
+        found.append(("spend crown", "no crown card can be bought now"))
+    found.append(
+        (
+            '{"kind": "turn", "order": "split_expand", "moves": []}'
+            if "split_expand" not in c["orders"]
+            else json.dumps({"kind": "turn", "order": "tax", "tax_city": BOARD.city[other]}),
+            "",
+        )
+    )
+    return found
+
+
+def test_what_the_card_and_constraints_rule_out_is_explained_without_a_strike():
+    """A command (or JSON turn) the revealed card cannot take is refused at the seat with
+    the reason, and never sent: the referee sees only the final answer."""
+    tried: dict[int, list[tuple[str, str]]] = {}
+
+    def answer(request: Request, tries: int) -> str:
+        if request.kind != "turn":
+            return "0"
+        script = tried.setdefault(request.request_id, _misfit(request))
+        return script[tries - 1][0] if tries <= len(script) else "0"
+
+    human = Recorded(Typist(answer))
+    result = play(human, seed=3, rounds=3, missions="true")  # no crown card for sale
+    assert result.seats[0].status == "OK" and result.seats[0].strikes == 0
+    shown = human.out.getvalue()
+    assert "The referee refused" not in shown
+    explained = [why for script in tried.values() for _, why in script if why]
+    assert len(explained) > 5
+    for why in explained:
+        assert f"  {why}" in shown, why
+    for kind in ("has no split expand", "bonus action", "cannot be taxed", "crown card"):
+        assert any(kind in why for why in explained), kind
+
+
+def _table_number(text: str, first: int, second: int) -> int:
+    """The option number the card table shows for ``first`` on turn 1, ``second`` on turn 2."""
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if "turn 1 ↓  turn 2 →" in line)
+    columns = [int(c) for c in lines[head].split("→")[1].split()]
+    row = next(line for line in lines[head + 1 :] if line.startswith(f"  card {first} ("))
+    cells = row.split(")")[-1].split()
+    return int(cells[columns.index(second)])
+
+
+def test_card_pairs_are_a_table_and_the_prompt_fits_a_60_line_terminal():
+    """All 56 pairs in a table of option numbers: from the position's first line to the
+    prompt, the decision fits 60 lines of 80 columns (a long line takes several)."""
+    picked: list[tuple[Request, int]] = []
+
+    def answer(request: Request, tries: int) -> str:
+        if request.kind == "cards" and len(request.choices) == 56:
+            number = _table_number(human.out.getvalue(), 5, 2)
+            picked.append((request, number))
+            return str(number)
+        return "0"
+
+    human = Recorded(Typist(answer))
+    result = play(human, seed=5, rounds=5, players=4)
+    assert result.seats[0].strikes == 0
+    assert len(picked) == 2  # rounds 1 and 5: a full hand
+    for request, number in picked:
+        assert request.choices[number] == Cards(5, 2)
+    for request, text in human.shown:
+        if request.kind != "cards":
+            continue
+        lines = text.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith(("Round ", "Setup")))
+        prompt = next(i for i, line in enumerate(lines) if PROMPT.search(line))
+        shown = lines[start : prompt + 1]
+        rows = sum(max(1, math.ceil(len(line) / 80)) for line in shown)
+        assert rows <= 60, "\n".join(shown)
+        assert all(len(line) <= 80 for line in shown if "↓" in line or line.startswith("  card"))
+
+
 def test_json_answers_take_names_for_places():
     def answer(request: Request, tries: int) -> str:
         if request.kind == "bid" and tries == 1:
@@ -454,6 +554,11 @@ def test_turn_commands_stand_for_structured_turns(command: str, turn: Turn) -> N
         ("manoeuvre France Normandy 1f via", "via names the territory passed through"),
         ("spend London", "spend: write units@PLACE, castle@PLACE or crown"),
         ("attack France", "'attack' is not a command (type help)"),
+        (
+            "spend 2x@London",
+            "'2x': 'x' is not a unit letter (f footmen, a archers, c cavalry, s siege weapons)",
+        ),
+        ("expand France Normandy 3F 2k", "'2k': 'k' is not a unit letter"),
     ],
 )
 def test_malformed_turn_commands_say_what_is_wrong(command: str, problem: str) -> None:

@@ -3,10 +3,13 @@
 Every decision shows what happened since the last one (in words, by Europe's replay
 narrator), the position (every army's coins, crowns and reserve, own hand and chosen cards,
 the held territories with units by type, the disputes, the revealed card), then the
-representative choices numbered from 0. The answer is an option number, a command for a
-turn (``expand France Normandy 3f 1s``, ``tax London``; see :data:`TURN_HELP`) or an action
-as JSON. Rules are not checked here: a structured answer goes to the referee, whose
-rejection (the engine's own reason, a strike) is shown before the seat is asked again.
+representative choices numbered from 0 (the card pairs as a table of option numbers). The
+answer is an option number, a command for a turn (``expand France Normandy 3f 1s``, ``tax
+London``; see :data:`TURN_HELP`) or an action as JSON. What the decision's constraints settle
+(the orders and bonus the card offers, the cities that can be taxed, whether a crown card
+can be bought) is explained here without sending anything; the rest of the rules are the
+referee's, whose rejection (the engine's own reason, a strike) is shown before the seat is
+asked again.
 Input and output streams are injected, so a script or a test plays the seat through them.
 """
 
@@ -140,6 +143,11 @@ class EuropeHumanBot(TerminalSeat):
 
     def _options(self, request: Request, narrator: Narrator) -> None:
         self._say(narrator.situation(request.kind, request.view, request.options), "bold")
+        table = narrator.card_table(request.choices)
+        if table is not None:  # every pair of cards: a table, not a line each
+            for text in table:
+                self._say(text)
+            return
         for i, action in enumerate(request.choices):
             self._say(f"  {i:>3}  {narrator.action(action, request.options)}")
         if request.kind == "turn":
@@ -162,10 +170,38 @@ class EuropeHumanBot(TerminalSeat):
             if request.kind != "turn":
                 return 0, f"{word!r} is a command for your turn, not this decision"
             try:
-                return self.places.turn(text), None
+                turn = self.places.turn(text)
             except ValueError as exc:
                 return 0, str(exc)
+            return turn, self._card_problem(turn, request.options)
         return 0, f"{text!r} is not understood"
+
+    def _card_problem(self, turn: Turn, c: Mapping[str, Any]) -> str | None:
+        """Why the turn's card or decision cannot take ``turn``, as far as the constraints
+        settle it (None: nothing found; the referee judges the rest)."""
+        narrator = self.narrator
+        assert narrator is not None
+        card = narrator.card(c["card"])
+        orders = [str(o) for o in c["orders"]]
+        if turn.order != NONE and turn.order not in orders:
+            offered = " or ".join(o.replace("_", " ") for o in orders)
+            return f"{card} has no {turn.order.replace('_', ' ')}: play {offered} (or none)"
+        if turn.bonus != NONE and turn.bonus != c["bonus"]:
+            return f"{card} has no {turn.bonus.replace('_', ' ')} bonus action"
+        if turn.order == "tax":
+            cities = [e["territory"] for e in c["tax_cities"]]
+            if turn.tax_city not in cities:
+                named = ", ".join(narrator.place(t) for t in cities) or "none"
+                return (
+                    f"{narrator.place(turn.tax_city)} cannot be taxed: tax one of your "
+                    f"undisputed cities ({named})"
+                )
+        if turn.crown and not c["crown_card"]:
+            return (
+                "no crown card can be bought now (10 coins, one a round, while the bank has "
+                "one; never with Kingdom Missions, never for a Mercenary Army)"
+            )
+        return None
 
     def _json(self, text: str, request: Request) -> tuple[Any, str | None]:
         try:
@@ -178,6 +214,8 @@ class EuropeHumanBot(TerminalSeat):
             action: Action = action_from_dict(self.places.named(data))
         except (MalformedActionError, ValueError) as exc:
             return 0, f"not understood ({exc})"
+        if isinstance(action, Turn) and request.kind == "turn":
+            return action, self._card_problem(action, request.options)
         return action, None
 
 
@@ -318,6 +356,12 @@ class Places:
         while i < len(words):
             word = words[i].lower()
             units = _unit_count(word)
+            letters = re.fullmatch(r"\d+([a-z]+)", word)
+            if units is None and letters is not None:
+                raise ValueError(
+                    f"{words[i]!r}: {letters.group(1)!r} is not a unit letter "
+                    "(f footmen, a archers, c cavalry, s siege weapons)"
+                )
             if units is not None:
                 if items and isinstance(items[-1], tuple):
                     items[-1] = _plus(items[-1], units)

@@ -199,6 +199,26 @@ class Narrator(narrate.Narrator):
             )
         return kind
 
+    def card_table(self, choices: Sequence[Action]) -> list[str] | None:
+        """Card pairs as a table of option numbers: a row per card for turn 1, a column per
+        card for turn 2 (56 pairs in 10 lines); None unless every choice is a pair."""
+        if len(choices) < 2 or not all(isinstance(a, Cards) for a in choices):
+            return None
+        index = {(a.first, a.second): i for i, a in enumerate(choices) if isinstance(a, Cards)}
+        cards = sorted({c for pair in index for c in pair})
+        labels = {c: self.card(c) for c in cards}
+        width = max(len(label) for label in labels.values())
+        cell = len(str(len(choices) - 1)) + 1
+        head = "turn 1 ↓  turn 2 →"
+        lines = [
+            "  Option numbers: the row is the card for turn 1, the column for turn 2.",
+            f"  {head:<{width}}" + "".join(f"{c:>{cell}}" for c in cards),
+        ]
+        for first in cards:
+            cells = "".join(f"{index.get((first, second), '-'):>{cell}}" for second in cards)
+            lines.append(f"  {labels[first]:<{width}}{cells}")
+        return lines
+
     def action(self, action: Action, c: Mapping[str, Any]) -> str:
         """An option in words, with the units it moves and the places it names."""
         match action:
