@@ -822,7 +822,7 @@ def _run_tournament(
 ) -> int:
     if store.tournament(tournament_id) is None:
         raise ConfigError(f"no tournament {tournament_id!r} in {store.path}")
-    tournaments.setup_logging(tournament_id)
+    tournaments.setup_logging(tournament_id, store.path)
     total = len(store.planned(tournament_id))
     hint = f"resume with: {_resume_command(store, tournament_id)}"
     found = store.tournament(tournament_id)
@@ -851,10 +851,12 @@ def _run_tournament(
             raise ArenaError(f"{exc} (after {done}/{total} matches; {hint})") from exc
     board = reports.leaderboard(store, runner.pool, tournament_id, limit)
     board["executor"] = runner.executor
+    board["fault_logs"] = reports.fault_logs(store, tournament_id)
     if as_json:
         print(reports.to_json(board))
     else:
         reports.render_leaderboard(board)
+        reports.render_fault_logs(board["fault_logs"])
         print(f"tournament {tournament_id}: {total} matches recorded in {store.path}")
     return EXIT_OK
 

@@ -22,6 +22,47 @@ def replays_dir() -> Path:
     return results_home() / "replays"
 
 
+def database_home(database: Path) -> Path:
+    """The results home of a results database: ``$ARENA_HOME`` if set, else the database's
+    folder (so ``--db /data/other.db`` keeps its tournaments' logs in ``/data/logs``)."""
+    home = os.environ.get("ARENA_HOME")
+    return Path(home) if home else database.parent
+
+
+_logs_home: Path | None = None
+"""The results home whose ``logs/`` this process writes to, when one is set."""
+
+
+def logs_home() -> Path:
+    """The results home this process logs to: that of the database in use
+    (:func:`logs_follow`), else :func:`results_home`."""
+    return _logs_home or results_home()
+
+
+def logs_dir() -> Path:
+    """Where bots' stderr and tournaments' logs go: ``logs/`` in :func:`logs_home`."""
+    return logs_home() / "logs"
+
+
+def use_logs_home(home: Path | None) -> None:
+    """Logs of this process (and of processes it forks from now on) go to ``home/logs``;
+    None: back to the results home's."""
+    global _logs_home
+    _logs_home = home
+
+
+@contextmanager
+def logs_follow(database: Path) -> Iterator[Path]:
+    """Within the block, logs go to the results home of ``database`` (:func:`database_home`);
+    yields that ``logs/`` folder."""
+    saved = _logs_home
+    use_logs_home(database_home(database).resolve())
+    try:
+        yield logs_dir()
+    finally:
+        use_logs_home(saved)
+
+
 def bot_folder_around(path: Path) -> Path | None:
     """The bot folder (one holding a ``bot.toml``) that ``path`` lies in, if any: results
     written there sit among the bot's own files."""

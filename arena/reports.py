@@ -431,9 +431,50 @@ def crosstable(
             for (a, b), t in sorted(pairs.items())
         ],
         "faults": faults,
+        "fault_logs": fault_logs(store, tournament_id),
         "fault_limit": limit.to_dict(),
         "flags": _flags(store, entries, limit),
     }
+
+
+def fault_logs(store: Store, tournament_id: str) -> dict[str, list[dict[str, Any]]]:
+    """Per bot (``NAME LABEL``, as in the crosstable), each seat of the tournament it did not
+    finish OK, in plan order: match id, plan index, seat, status, and ``log``, the stderr log
+    of its bot process (None: it played in-process, or has none), where the reason is."""
+    tournament = store.tournament(tournament_id)
+    entries = tournament["settings"].get("entries", {}) if tournament else {}
+    names = {vid: f"{e['name']} {e['label']}" for vid, e in entries.items()}
+    found: dict[str, list[dict[str, Any]]] = {}
+    for seat in store.faulted_seats(tournament_id):
+        found.setdefault(names.get(seat["version_id"], seat["bot"]), []).append(
+            {
+                "match_id": seat["match_id"],
+                "plan_index": seat["plan_index"],
+                "seat": seat["seat"],
+                "status": seat["status"],
+                "log": seat["log"],
+            }
+        )
+    return found
+
+
+def fault_log_line(bot: str, seats: list[dict[str, Any]]) -> str:
+    """The log to read about a bot's faults: its last faulted seat's (and how many others)."""
+    logs = list(dict.fromkeys(s["log"] for s in seats if s["log"]))
+    if not logs:
+        return f"{bot}: no stderr log (it played in-process, or no process was started)"
+    last = next(s for s in reversed(seats) if s["log"])
+    more = f" (and {len(logs) - 1} more: --json lists them)" if len(logs) > 1 else ""
+    return f"{bot}: {last['status']} in match {last['plan_index']}, seat {last['seat']}: {last['log']}{more}"
+
+
+def render_fault_logs(
+    logs: dict[str, list[dict[str, Any]]], console: Console | None = None
+) -> None:
+    """A line per bot with faults: where its bot process's stderr log is."""
+    console = console or _console()
+    for bot, seats in sorted(logs.items()):
+        console.print(f"fault log · {fault_log_line(bot, seats)}", markup=False, soft_wrap=True)
 
 
 def _flags(
@@ -477,6 +518,7 @@ def render_crosstable(table: dict[str, Any], console: Console | None = None) -> 
         for bot, by_status in sorted(table["faults"].items()):
             summary = ", ".join(f"{s} {n}" for s, n in sorted(by_status.items()))
             console.print(f"faults · {bot}: {summary}")
+        render_fault_logs(table.get("fault_logs", {}), console)
     else:
         console.print("faults: none")
     flagged = [f for f in table.get("flags", []) if f["flagged"]]

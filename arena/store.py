@@ -213,6 +213,21 @@ def _remote_bots(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0005_seat_logs")
+def _seat_logs(db: Database) -> None:
+    """Where the bot process of each seat of a tournament match logged its stderr (a kept
+    process logs many matches to the file of the match it started for), so a fault can
+    point at the log that tells why."""
+    db.execute(
+        """CREATE TABLE seat_logs (
+            match_id TEXT NOT NULL REFERENCES matches(id),
+            seat INTEGER NOT NULL,
+            path TEXT NOT NULL,
+            PRIMARY KEY (match_id, seat)
+        )"""
+    )
+
+
 # Columns a caller gives for each kind of row: required names, and optional ones with defaults.
 _MATCH_REQUIRED = (
     "id",
@@ -240,7 +255,9 @@ _SEAT_OPTIONAL: dict[str, Any] = {
     "strikes": 0,
     "think_ms_p50": None,
     "think_ms_p99": None,
+    "log": None,
 }
+"""A seat's ``log`` (its bot process's stderr log, if it ran as one) goes to ``seat_logs``."""
 _CHANGE_REQUIRED = ("pool", "version_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
 _CHANGE_OPTIONAL: dict[str, Any] = {"match_id": None}
 _RATING_REQUIRED = ("pool", "version_id", "mu", "sigma", "games")
@@ -897,6 +914,11 @@ class Store:
         match_row = _match_row(match, seats, replay_bytes)
         match_id = match_row["id"]
         seat_rows = [_child_row("seat", s, _SEAT_REQUIRED, _SEAT_OPTIONAL, match_id) for s in seats]
+        log_rows = [
+            {"match_id": match_id, "seat": row["seat"], "path": str(log)}
+            for row in seat_rows
+            if (log := row.pop("log")) is not None
+        ]
         change_rows = [
             _child_row("rating change", c, _CHANGE_REQUIRED, _CHANGE_OPTIONAL, match_id)
             for c in rating_changes
@@ -908,6 +930,7 @@ class Store:
             db.table("matches").insert(match_row)
             db.table("seats").insert_all(seat_rows)
             db.table("rating_history").insert_all(change_rows)
+            db.table("seat_logs").insert_all(log_rows)
             db.table("ratings").upsert_all(rating_rows, pk=("pool", "version_id"))
 
     def matches(self, tournament_id: str | None = None) -> list[dict[str, Any]]:
@@ -947,6 +970,27 @@ class Store:
 
     def seats_of(self, match_id: str) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
+
+    def seat_logs(self, tournament_id: str) -> dict[tuple[str, int], str]:
+        """{(match id, seat): the stderr log of that seat's bot process} in a tournament (seats
+        that played in-process, or were recorded before logs were, have none)."""
+        rows = self._rows(
+            "SELECT l.match_id, l.seat, l.path FROM seat_logs l"
+            " JOIN matches m ON m.id = l.match_id WHERE m.tournament_id = ?",
+            (tournament_id,),
+        )
+        return {(row["match_id"], row["seat"]): row["path"] for row in rows}
+
+    def faulted_seats(self, tournament_id: str) -> list[dict[str, Any]]:
+        """Every seat of the tournament's matches that did not end OK, in plan order, with
+        its match's ``plan_index`` and its bot process's stderr ``log`` (None if none)."""
+        return self._rows(
+            "SELECT s.*, m.plan_index, l.path AS log FROM seats s"
+            " JOIN matches m ON m.id = s.match_id"
+            " LEFT JOIN seat_logs l ON l.match_id = s.match_id AND l.seat = s.seat"
+            " WHERE m.tournament_id = ? AND s.status <> 'OK' ORDER BY m.plan_index, s.seat",
+            (tournament_id,),
+        )
 
     def bot_seats(self, bot: str) -> list[dict[str, Any]]:
         """Every seat of every match ``bot`` sat in (its opponents' too), with the match's

@@ -39,8 +39,9 @@ log = logging.getLogger(__name__)
 
 
 def logs_dir() -> Path:
-    """Where bots' stderr logs go: ``results/logs/``."""
-    return results_home() / "logs"
+    """Where bots' stderr logs go: ``logs/`` of the results home in use (a tournament's: that
+    of its database, see :func:`arena.paths.logs_follow`)."""
+    return arena.paths.logs_dir()
 
 
 SEAT_CONNECTIONS = 4

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, BotError, ConfigError
-from arena.paths import results_home
+from arena.paths import logs_home, results_home, use_logs_home
 from arena.processes import alive
 from arena.scheduler.logs import log_to_file
 from arena.scheduler.worker import MatchFailed, close_host, entry_spec, init_worker, play_job
@@ -85,7 +85,7 @@ class LocalPool(ProcessPoolExecutor):
             workers,
             mp_context=multiprocessing.get_context("fork"),
             initializer=init_worker,
-            initargs=(str(self.scratch),),
+            initargs=(str(self.scratch), True),
         )
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -325,6 +325,7 @@ class RayCluster(Cluster):
         settings = {
             "key": installation_key(),
             "home": str(results_home().resolve()),
+            "logs_home": str(logs_home().resolve()),
             "env": {k: os.environ[k] for k in PASSED_ENV if k in os.environ},
             "tournament_id": tournament_id,
             "nice": os.getpriority(os.PRIO_PROCESS, 0),
@@ -357,7 +358,8 @@ class MatchActor:
 
     The installation key comes in the constructor (never in a job, which is logged), so a
     seat's bot seed is the same as on the scheduler's machine; ``home`` is the scheduler's
-    results home, which every node has at the same path (logs and setup marks go there).
+    results home, which every node has at the same path (setup marks go there), and
+    ``logs_home`` that of the tournament's database, whose ``logs/`` the logs go to.
 
     Ray starts its workers at niceness 15 (``RAY_worker_niceness``): on a node that runs
     other work too, the bots would get less CPU than locally and so time out more. An actor
@@ -366,11 +368,18 @@ class MatchActor:
     """
 
     def __init__(
-        self, key: bytes, home: str, env: dict[str, str], tournament_id: str, nice: int = 0
+        self,
+        key: bytes,
+        home: str,
+        env: dict[str, str],
+        tournament_id: str,
+        nice: int = 0,
+        logs_home: str | None = None,
     ) -> None:
         os.environ["ARENA_SECRET"] = key.hex()
         os.environ["ARENA_HOME"] = home
         os.environ.update(env)
+        use_logs_home(Path(logs_home) if logs_home else None)
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, 0, nice)
         self.scratch = scratch_folder()  # and what killed actors of this node left

@@ -10,6 +10,7 @@ exactly once, also after ``kill -9`` of the scheduler or a worker.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -43,7 +44,7 @@ from arena.errors import ArenaError, BotError, ConfigError
 from arena.faults import FaultLimit, refuse_flagged
 from arena.games import load as load_game
 from arena.games.api import Game
-from arena.paths import results_home
+from arena.paths import logs_follow, results_home
 from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.remote.bots import is_remote, remote_entry
 from arena.scheduler import executors
@@ -529,7 +530,10 @@ class Runner:
     def run(self) -> None:
         """Play and record every unrecorded planned match, on the tournament's executor (a
         Ray cluster given no worker count gets one worker per CPU)."""
-        with executors.cluster(self.executor, self.ray_address or None) as self.cluster:
+        with (
+            logs_follow(self.store.path),  # the workers' bots log next to the database
+            executors.cluster(self.executor, self.ray_address or None) as self.cluster,
+        ):
             size = None if self.asked_workers else self.cluster.size()
             if size is not None and size != self.workers:
                 self.workers = size
@@ -687,8 +691,14 @@ class Runner:
                     "strikes": s["strikes"],
                     "think_ms_p50": t["think_ms_p50"],
                     "think_ms_p99": t["think_ms_p99"],
+                    "log": log,
                 }
-                for s, t in zip(match["places"], outcome["think"], strict=True)
+                for s, t, log in zip(
+                    match["places"],
+                    outcome["think"],
+                    outcome.get("logs") or [None] * len(entries),
+                    strict=True,
+                )
             ],
             outcome["replay"],
             [
@@ -744,14 +754,19 @@ class _Stderr(logging.StreamHandler):
         pass
 
 
-def setup_logging(tournament_id: str, console_level: int = logging.WARNING) -> Path:
-    """One log file per tournament, fed by every worker through multiprocessing-logging."""
-    root = log_to_file(tournament_id)
+def setup_logging(
+    tournament_id: str, database: Path | None = None, console_level: int = logging.WARNING
+) -> Path:
+    """One log file per tournament, fed by every worker through multiprocessing-logging: in
+    the ``logs/`` folder of ``database``'s results home (:func:`arena.paths.logs_follow`)."""
+    with logs_follow(database) if database is not None else contextlib.nullcontext():
+        root = log_to_file(tournament_id)
+        path = log_path(tournament_id)
     console = _Stderr()
     console.setLevel(console_level)
     root.addHandler(console)
     multiprocessing_logging.install_mp_handler(root)
-    return log_path(tournament_id)
+    return path
 
 
 def rebuild_ratings(store: Store) -> int:

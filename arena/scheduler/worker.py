@@ -38,7 +38,8 @@ from typing import Any
 from arena.bots import BotSpec, load_bot
 from arena.errors import BotError
 from arena.games import load as load_game
-from arena.referee.host import BotHost, logs_dir
+from arena.paths import logs_dir
+from arena.referee.host import BotHost
 from arena.referee.match import Seat, TimeControl, run_match
 from arena.referee.resources import raise_open_files_limit
 from arena.referee.seats import InProcessSeat, RemoteSeat
@@ -62,18 +63,20 @@ class MatchFailed(Exception):
     carries only text, so it always crosses back to the scheduler's process."""
 
 
-def init_worker(scratch: str | None = None) -> None:
+def init_worker(scratch: str | None = None, forked: bool = False) -> None:
     """Runs first in every worker process: die with the scheduler; temporary files in its
     pool's ``scratch`` folder (which the pool removes, even after a kill -9); as many
     descriptors as the hard limit allows (each bot process costs its referee a few); a
-    settled heap."""
+    settled heap. ``forked``: a local pool's process, which inherited the scheduler's signal
+    handlers."""
     if scratch is not None:
         tempfile.tempdir = scratch
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scheduler's to handle
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the scheduler's "stop like Ctrl-C"
+    if forked:  # a local pool's worker: not the scheduler's "SIGTERM stops like Ctrl-C"
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # When the pool shuts down, the worker's kept bots get their last MatchEnd and a normal
     # end of stream before it exits (run by multiprocessing as the worker process ends,
     # before the log queue's own clean-up at priority 10, so its lines still reach the log).
@@ -205,10 +208,11 @@ class WorkerHost:
         game = load_game(job.get("game", "classic")).from_config(job["rules"])
         entries = job["seats"]
         tag = f"{job['tournament_id']}-{job['plan_index']}"
+        labels = [f"{tag}-seat{i}-{Path(e['path']).name}" for i, e in enumerate(entries)]
         local = [self._in_process(e) if job.get("in_process") else None for e in entries]
         starts = await asyncio.gather(
             *(
-                self._seat(e, f"{tag}-seat{i}-{Path(e['path']).name}", control.startup_time)
+                self._seat(e, labels[i], control.startup_time)
                 for i, e in enumerate(entries)
                 if local[i] is None
             ),
@@ -227,6 +231,7 @@ class WorkerHost:
             i: (SeatStatus.INIT_FAIL, why) for i, (seat, why) in enumerate(found) if seat is None
         }
         names = [(e["name"], e["label"]) for e in entries]
+        logs = [_seat_log(seat, label) for seat, label in zip(seats, labels, strict=True)]
         started = time.time()
         with tempfile.TemporaryDirectory(prefix="arena-replay-") as tmp:
             replay_path = Path(tmp) / "replay.jsonl"
@@ -263,6 +268,7 @@ class WorkerHost:
             "started_at": started,
             "finished_at": time.time(),
             "replay": compress_replay(replay),  # here, in parallel, not in the scheduler
+            "logs": logs,
             "worker": os.getpid(),
         }
 
@@ -292,10 +298,22 @@ class WorkerHost:
         await asyncio.gather(*letting_go)
 
 
+def _seat_log(seat: Seat | None, label: str) -> str | None:
+    """The stderr log of the seat's bot process: the file of the match its process was
+    started for (a kept process plays on in later ones), or for a process that never
+    connected, the file it wrote while failing; None for a seat that played in-process."""
+    if isinstance(seat, RemoteSeat):
+        return None if seat.process is None else str(seat.process.log_path.resolve())
+    if seat is None:
+        path = logs_dir() / f"{label}.log"
+        return str(path.resolve()) if path.is_file() else None
+    return None
+
+
 @contextlib.contextmanager
 def _printed_to_log(tournament_id: str, capture: bool) -> Iterator[None]:
     """While in-process bots play, keep what they print off the terminal (and off ``--json``
-    output): it is appended to ``results/logs/TOURNAMENT-in-process.log``."""
+    output): it is appended to ``logs/TOURNAMENT-in-process.log`` in the logs folder in use."""
     if not capture:
         yield
         return

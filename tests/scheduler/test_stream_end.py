@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from arena.store import open_store
 from tests.scheduler.test_tournament import arena, home
 
 COUNTER_PY = """
@@ -75,6 +76,12 @@ def test_a_kept_bot_gets_every_match_end_then_ends_its_stream_and_exits_0(
         assert lines[-2] == f"match end {last.group(1)}"
         received += int(last.group(1))
     assert received == MATCHES  # one MatchEnd per match, the last ones too
+    with open_store(tmp_path / "t.db", read_only=True) as store:
+        (tournament,) = store.tournaments()
+        last = store.matches(tournament["id"])[-1]
+        (seat,) = [s["seat"] for s in store.seats_of(last["id"]) if s["bot"] == "counter"]
+        last_log = Path(store.seat_logs(tournament["id"])[(last["id"], seat)])
+    assert LAST_LINE.fullmatch(last_log.read_text().splitlines()[-1])  # the last match's log
     tournament_log = next((home() / "logs").glob("tournament-*.log")).read_text()
     exits = re.findall(
         r"counter \(pid \d+\) (exited|was killed[^)]*\)) with code (-?\d+)", tournament_log

@@ -585,6 +585,7 @@ def test_ctrl_c_stops_and_resume_completes(
     """Ctrl-C stops cleanly (no traceback, not even from the interpreter's exit), and the
     printed hint, which names the non-default database, resumes it."""
     other = home() / "elsewhere" / "other.db"
+    other.parent.mkdir(parents=True)
     run = scheduler(
         [*tournament_args(rounds=LONG_ROUNDS, max_rounds=20, seed=31), "--db", str(other)]
     )
