@@ -462,7 +462,7 @@ def fault_log_line(bot: str, seats: list[dict[str, Any]]) -> str:
     """The log to read about a bot's faults: its last faulted seat's (and how many others)."""
     logs = list(dict.fromkeys(s["log"] for s in seats if s["log"]))
     if not logs:
-        return f"{bot}: no stderr log (it played in-process, or no process was started)"
+        return f"{bot}: no stderr log recorded (a bot playing in-process has none)"
     last = next(s for s in reversed(seats) if s["log"])
     more = f" (and {len(logs) - 1} more: --json lists them)" if len(logs) > 1 else ""
     return f"{bot}: {last['status']} in match {last['plan_index']}, seat {last['seat']}: {last['log']}{more}"

@@ -13,6 +13,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from arena.reports import fault_log_line
 from tests.scheduler.test_tournament import ARENA, RUN_TIMEOUT
 
 FAIL_PY = """
@@ -89,3 +90,22 @@ def test_logs_live_next_to_the_database_and_faults_name_the_failing_seats_log(
         run_arena("tournament", "show", tournament, "--db", str(db), "--json", cwd=here).stdout
     )
     assert as_json["fault_logs"] == board["fault_logs"]
+
+
+def test_the_fault_log_line_names_the_last_log_and_counts_the_others() -> None:
+    def seat(plan: int, log: str | None) -> dict[str, object]:
+        return {
+            "match_id": f"m{plan}",
+            "plan_index": plan,
+            "seat": 1,
+            "status": "CRASH",
+            "log": log,
+        }
+
+    several = [seat(0, "/l/a.log"), seat(4, "/l/b.log"), seat(5, "/l/b.log"), seat(7, None)]
+    assert fault_log_line("bot 1", several) == (
+        "bot 1: CRASH in match 5, seat 1: /l/b.log (and 1 more: --json lists them)"
+    )
+    assert fault_log_line("bot 1", [seat(2, None)]) == (
+        "bot 1: no stderr log recorded (a bot playing in-process has none)"
+    )
