@@ -1332,5 +1332,9 @@ def test_demo_runs_end_to_end() -> None:
     assert assert_plan_recorded_once(by_name["demo-europe"]) == 4
     assert out.index("classic/3p/world") < out.index("europe/4p")
     last = out.rstrip().splitlines()[-1]
-    assert last == f"see it in the browser: arena web --db {db_path()}  →  http://127.0.0.1:8000/"
+    prefix, _, rest = last.partition(" web --db ")
+    assert prefix.startswith("see it in the browser: ")
+    assert rest == f"{db_path()}  →  http://127.0.0.1:8000/"
+    shown = prefix.removeprefix("see it in the browser: ")  # runnable as printed, from here
+    assert Path(shutil.which(shown) or shown).resolve() == Path(ARENA).resolve(), shown
     assert not using_home(home())
