@@ -17,9 +17,9 @@ def test_a_skipped_test_says_why_in_the_summary(tmp_path: Path) -> None:
         "@pytest.mark.skipif(True, reason='chromedriver not found on PATH')\n"
         "def test_in_the_browser():\n    pass\n"
     )
+    config = ["-c", str(REPO / "pyproject.toml"), "--rootdir", str(tmp_path)]
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-        + ["-c", str(REPO / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *config, str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=120,
