@@ -24,8 +24,8 @@ def t(name: str) -> int:
 class ScriptedDice(Streams):
     """Streams whose dice (battles, Siege Assaults) and tie-break rolls are lists the test
     gives: die ``i`` of the match is ``dice[i]``, as a real stream's is a function of ``i``
-    alone (so a check's trial run sees the same dice as the real one). Asking past the end
-    fails the test loudly."""
+    alone. A check reads none of them (its verdict must not depend on dice to come); asking
+    past the end fails the test loudly."""
 
     def __init__(self, dice: Iterable[int] = (), ties: Iterable[int] = ()) -> None:
         super().__init__(0)
