@@ -143,7 +143,8 @@ def api_frames(
     start: Start = 0,
     count: Count = 200,
 ) -> dict[str, Any]:
-    """Frames ``start`` to ``start + count`` of the replay viewer (see :mod:`arena.web.frames`)."""
+    """Frames ``start`` to ``start + count`` of the replay viewer: each step's board, events and
+    player totals."""
     if db.match(match_id) is None:
         raise not_found(f"no match {match_id!r}")
     try:
