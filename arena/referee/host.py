@@ -19,6 +19,7 @@ import asyncio
 import itertools
 import logging
 import os
+import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -27,9 +28,18 @@ import grpc
 
 import arena
 from arena.bots import BotSpec, bot_environment, command_argv, run_setup
+from arena.errors import ArenaError
 from arena.paths import results_home
 from arena.referee.isolation import Isolation, detect
-from arena.referee.launcher import BotProcess, Limits, launch, reachable_by_others
+from arena.referee.launcher import (
+    BotProcess,
+    Limits,
+    cannot_execute,
+    launch,
+    open_to_others,
+    program_path,
+    reachable_by_others,
+)
 from arena.referee.seat_users import SeatUser, SeatUsers
 from arena.referee.seats import RemoteSeat
 from arena.referee.server import Registry, Session, start_server
@@ -144,36 +154,80 @@ class BotHost:
         one; else None and, when the layer was required, why not."""
         if self._users is None:
             return None, ""
-        if self.isolation.bwrap is None:  # no sandbox mounts: the host's own paths must do
-            program = shutil.which(argv[0], path=bot_environment()["PATH"]) or argv[0]
-            for path in (Path(program), spec.path, Path(arena.__file__).parent):
-                why = reachable_by_others(path)
-                if why is not None:
-                    if self.isolation.strict:
-                        return None, f"cannot run as a seat user: {why}"
-                    log.warning("%s runs as the referee's user: %s", spec.name, why)
-                    return None, ""
-        return self._users.take(), ""
+        why = self._closed_to_seat_users(argv, spec)
+        if why is None:
+            return self._users.take(), ""
+        if self.isolation.strict:
+            return None, f"cannot run as a seat user: {why}"
+        _say_runs_as_referee(spec.name, why, self.isolation)
+        return None, ""
+
+    def _closed_to_seat_users(self, argv: list[str], spec: BotSpec) -> str | None:
+        """Why a seat user could not run the bot's command, or None if it can.
+
+        A sandbox mounts each path it shows at its own place (the folders above made open),
+        so there only the bot folder's own mode counts; without one the host's paths must
+        do: the program, as the command will run it (in the bot's folder), the folder, and
+        the arena package, every folder above them included."""
+        if self.isolation.bwrap is not None:
+            return open_to_others(spec.path)
+        program = program_path(argv[0], spec.path, bot_environment()["PATH"])
+        paths = [spec.path, Path(arena.__file__).parent]
+        for path in ([program] if program is not None else []) + paths:
+            why = reachable_by_others(path)
+            if why is not None:
+                return why
+        return None
 
     async def connect(
         self, spec: BotSpec, log_name: str, startup_time: float
     ) -> tuple[RemoteSeat | None, str]:
-        """Start ``spec`` and wait for its Hello: the seat, or None and why it failed."""
+        """Start ``spec`` and wait for its Hello: the seat, or None and why it failed.
+
+        Every failure to start is a one-line reason, never an exception: the match goes on
+        without this seat, and the seats starting beside it are not cut short."""
         if spec.command is None:
             return None, "the bot has no command to start it"
+        try:
+            started = await self._start(spec, log_name)
+        except (OSError, ArenaError) as exc:
+            return None, _start_failure(exc)
+        if isinstance(started, str):
+            return None, started
+        process, registry, token = started
+        session = await _connected(registry, token, process, startup_time)
+        if session is None:
+            why = (
+                f"exited with code {process.process.returncode} before connecting"
+                if process.exited
+                else f"did not connect within {startup_time:g} s"
+            )
+            await self._end(process)
+            return None, why
+        return RemoteSeat(session, process, spec.name), ""
+
+    async def _start(self, spec: BotSpec, log_name: str) -> tuple[BotProcess, Registry, str] | str:
+        """Run the bot's setup and start its process: the process, the registry its Hello
+        goes to and its token; or why it was refused."""
         run_setup(spec)
         argv = command_argv(spec)
+        why = cannot_execute(argv[0], spec.path, bot_environment()["PATH"])
+        if why is not None:
+            return f"cannot start {shlex.join(argv)!r} in {spec.path}: {why}"
         user, refused = self._seat_user(argv, spec)
         if refused:
-            return None, refused
-        own: _SeatServer | None = None
+            return refused
         try:
-            if self.address is None:
-                own = await self._seat_server(user)
-            registry = own.registry if own is not None else self.registry
-            target = own.target if own is not None else self.target
-            token = registry.issue(log_name)
-            process = await launch(
+            own = await self._seat_server(user) if self.address is None else None
+        except BaseException:
+            if user is not None:
+                user.release()
+            raise
+        registry = own.registry if own is not None else self.registry
+        target = own.target if own is not None else self.target
+        token = registry.issue(log_name)
+        try:
+            process = await launch(  # from here on, the seat user is the launch's to release
                 argv,
                 spec.path,
                 {**bot_environment(), ADDRESS_ENV: target, TOKEN_ENV: token},
@@ -190,16 +244,7 @@ class BotHost:
         self.processes.append(process)
         if own is not None:
             self._seat_servers[process] = own
-        session = await _connected(registry, token, process, startup_time)
-        if session is None:
-            why = (
-                f"exited with code {process.process.returncode} before connecting"
-                if process.exited
-                else f"did not connect within {startup_time:g} s"
-            )
-            await self._end(process)
-            return None, why
-        return RemoteSeat(session, process, spec.name), ""
+        return process, registry, token
 
     @staticmethod
     def alive(seat: RemoteSeat) -> bool:
@@ -234,6 +279,51 @@ class BotHost:
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
+
+
+def _start_failure(exc: OSError | ArenaError) -> str:
+    """One line saying why a bot process could not be started."""
+    if isinstance(exc, OSError):
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"cannot start the bot: {exc.strerror or exc}{where}"
+    return " ".join(str(exc).split())
+
+
+class _OncePerRun:
+    """Lets one process of a run say something, once: the run's first process makes a pipe
+    holding one byte before any worker is forked from it, and the process that reads the
+    byte is the one that says it (a pipe's read is atomic, so two workers never both do)."""
+
+    def __init__(self) -> None:
+        self._read, write = os.pipe()
+        os.write(write, b"!")
+        os.close(write)  # once the byte is read, every later read finds the end of the pipe
+
+    def first(self) -> bool:
+        """True for the first call in the whole run, False for every later one."""
+        try:
+            return os.read(self._read, 1) == b"!"
+        except OSError:
+            return False
+
+
+_MEANING = _OncePerRun()
+_SAID: set[tuple[str, str]] = set()
+
+
+def _say_runs_as_referee(name: str, why: str, isolation: Isolation) -> None:
+    """Warn that a bot runs as the referee's user, and why (once per bot and reason); and,
+    once per run, what that means where no sandbox keeps bots apart."""
+    if (name, why) not in _SAID:
+        _SAID.add((name, why))
+        log.warning("%s runs as the referee's user: %s", name, why)
+    if isolation.bwrap is None and _MEANING.first():
+        remedy = "install bubblewrap" if shutil.which("bwrap") is None else "make bubblewrap work"
+        log.warning(
+            "bots of this run can read and play each other's seats: fine for your own bots; "
+            "for strangers' bots %s, see `arena doctor`",
+            remedy,
+        )
 
 
 def _make_private(folder: Path) -> None:

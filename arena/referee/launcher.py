@@ -16,8 +16,10 @@ import os
 import shlex
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,13 +129,21 @@ def _trampoline(argv: list[str], limits: Limits, uid: int | None) -> list[str]:
     return [*head, *map(str, values), str(os.getpid()), str(uid or 0), *argv]
 
 
-def _cannot_execute(program: str, cwd: Path, env: dict[str, str]) -> str | None:
-    """Why ``program`` (argv[0], run in ``cwd``) cannot be executed, or None if it can."""
+def program_path(program: str, cwd: Path, path_env: str) -> Path | None:
+    """The file ``program`` (a command's argv[0]) names when the command runs in ``cwd``:
+    a name with a slash is relative to ``cwd`` (the bot's folder, not the referee's), a bare
+    name is looked up on ``path_env``; None when no such file is there."""
     if "/" not in program:
-        found = shutil.which(program, path=env.get("PATH", os.defpath))
-        return None if found else os.strerror(errno.ENOENT)
+        found = shutil.which(program, path=path_env)
+        return Path(found) if found else None
     path = cwd / program
-    if not path.exists():
+    return path if path.exists() else None
+
+
+def cannot_execute(program: str, cwd: Path, path_env: str) -> str | None:
+    """Why ``program`` (argv[0], run in ``cwd``) cannot be executed, or None if it can."""
+    path = program_path(program, cwd, path_env)
+    if path is None:
         return os.strerror(errno.ENOENT)
     if path.is_dir() or not os.access(path, os.X_OK):
         return os.strerror(errno.EACCES)
@@ -145,7 +155,7 @@ class BotProcess:
 
     def __init__(
         self,
-        process: asyncio.subprocess.Process,
+        process: Child,
         log_path: Path,
         log_task: asyncio.Task,
         home: Path | None = None,
@@ -158,6 +168,7 @@ class BotProcess:
         """The process's private HOME and TMPDIR (removed once it is killed)."""
         self.user = user
         """The seat user it runs as (every process of that uid is killed with it)."""
+        self._ending: asyncio.Future[None] | None = None
 
     @property
     def pid(self) -> int:
@@ -177,7 +188,17 @@ class BotProcess:
 
     async def kill(self, grace: float = 0.5) -> None:
         """End the whole process group: SIGTERM, then SIGKILL after ``grace`` seconds; then
-        every process of its seat user (what left the group: ``setsid``, double forks)."""
+        every process of its seat user (what left the group: ``setsid``, double forks).
+
+        Safe to call again and from clean-ups that race (a seat released while its host
+        closes, after a Ctrl-C): the first call does the work and is its seat user's only
+        releaser; later calls wait for it. A caller cancelled while waiting does not cut it
+        short: a uid let go with its processes still running could go to the next bot."""
+        if self._ending is None:
+            self._ending = asyncio.ensure_future(self._end(grace))
+        await asyncio.shield(self._ending)
+
+    async def _end(self, grace: float) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, sig)
@@ -187,15 +208,29 @@ class BotProcess:
                     os.killpg(self.process.pid, signal.SIGKILL)
                 break
         await self.wait_exit(5)
-        if self.user is not None:
-            with contextlib.suppress(OSError):
-                await kill_all_async(self.user.uid)
-            self.user.release()
-            self.user = None
+        user, self.user = self.user, None
+        if user is not None:
+            try:
+                with contextlib.suppress(OSError):
+                    await kill_all_async(user.uid)
+            finally:
+                user.release()
         with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
             await asyncio.wait_for(self._log_task, 2)
         if self.home is not None:
             shutil.rmtree(self.home, ignore_errors=True)
+
+
+def open_to_others(path: Path) -> str | None:
+    """Why a user other than the owner cannot use ``path`` itself (read and search a folder,
+    read and execute a file), or None if it can."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"{path}: {exc.strerror}"
+    if (mode & 0o005) != 0o005:
+        return f"{path} is not readable and executable by other users"
+    return None
 
 
 def reachable_by_others(path: Path) -> str | None:
@@ -203,12 +238,13 @@ def reachable_by_others(path: Path) -> str | None:
     searchable, the path itself readable and searchable/executable), or None if it can."""
     real = Path(os.path.realpath(path))
     for folder in reversed(real.parents):
-        if not os.stat(folder).st_mode & 0o001:
+        try:
+            searchable = os.stat(folder).st_mode & 0o001
+        except OSError as exc:
+            return f"{folder}: {exc.strerror}"
+        if not searchable:
             return f"{folder} is not searchable by other users"
-    mode = os.stat(real).st_mode
-    if (mode & 0o005) != 0o005:
-        return f"{real} is not readable and executable by other users"
-    return None
+    return open_to_others(real)
 
 
 async def launch(
@@ -225,54 +261,123 @@ async def launch(
     """Start a bot process in ``cwd`` with ``env`` added to its scrubbed environment
     (:func:`bot_env`), in a private temporary home removed when it is killed.
 
-    ``user``: the seat user it runs as (released with it). With ``isolation.bwrap`` it runs
-    in a sandbox that sees ``socket_dir``, its seat's referee socket folder (None: TCP).
+    ``user``: the seat user it runs as (released with it, or here when it does not start).
+    With ``isolation.bwrap`` it runs in a sandbox that sees ``socket_dir``, its seat's
+    referee socket folder (None: TCP). A start that fails is a :class:`BotError`. Nothing
+    here waits: a start is never cut short half-way by a cancellation.
     """
     log_path.parent.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp(prefix="arena-bot-"))
-    full_env = bot_env(dict(os.environ), env, home)
-    why = _cannot_execute(argv[0], cwd, full_env)
-    if why is not None:
+    stderr, stderr_end = os.pipe()
+    try:
+        try:
+            child = _start(argv, cwd, env, limits, home, isolation, user, socket_dir, stderr_end)
+        finally:
+            os.close(stderr_end)  # the bot's copy is its own: the log ends when it closes
+    except BaseException:
+        os.close(stderr)
         shutil.rmtree(home, ignore_errors=True)
         if user is not None:
             user.release()
+        raise
+    task = asyncio.create_task(_copy_capped(stderr, log_path))
+    return BotProcess(child, log_path, task, home, user)
+
+
+def _start(
+    argv: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    limits: Limits,
+    home: Path,
+    isolation: Isolation | None,
+    user: SeatUser | None,
+    socket_dir: Path | None,
+    stderr: int,
+) -> Child:
+    """The started process, its stderr on the pipe end ``stderr``."""
+    full_env = bot_env(dict(os.environ), env, home)
+    path_env = full_env.get("PATH", os.defpath)
+    why = cannot_execute(argv[0], cwd, path_env)
+    if why is not None:
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {why}")
     bwrap = isolation.bwrap if isolation is not None else None
     uid = user.uid if user is not None else None
     command = argv
     if bwrap is not None:
         command = bwrap_argv(
-            bwrap,
-            argv,
-            cwd=cwd,
-            home=home,
-            socket_dir=socket_dir,
-            uid=uid,
-            path_env=full_env.get("PATH", os.defpath),
+            bwrap, argv, cwd=cwd, home=home, socket_dir=socket_dir, uid=uid, path_env=path_env
         )
-    if uid is not None:
-        os.chown(home, uid, uid)
     try:
-        process = await asyncio.create_subprocess_exec(
-            *_trampoline(command, limits, None if bwrap is not None else uid),
+        if uid is not None:
+            os.chown(home, uid, uid)
+        popen = subprocess.Popen(
+            _trampoline(command, limits, None if bwrap is not None else uid),
             cwd=str(cwd),
             env=full_env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
             start_new_session=True,
         )
     except OSError as exc:
-        shutil.rmtree(home, ignore_errors=True)
-        if user is not None:
-            user.release()
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {exc.strerror}") from None
-    assert process.stderr is not None
-    task = asyncio.create_task(_copy_capped(process.stderr, log_path))
-    return BotProcess(process, log_path, task, home, user)
+    return Child(popen, asyncio.get_running_loop())
 
 
-async def _copy_capped(stream: asyncio.StreamReader, path: Path) -> None:
+class Child:
+    """A started bot process whose exit the event loop learns from a thread of its own.
+
+    Not an asyncio subprocess: asyncio's start of one has a window in which cancelling
+    every task of the loop (``asyncio.run`` ending while seats start, a Ctrl-C) leaves it
+    waiting forever for a process that is long gone; this start does not wait at all."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], loop: asyncio.AbstractEventLoop) -> None:
+        self._popen = popen
+        self._loop = loop
+        self._exit: asyncio.Future[int] = loop.create_future()
+        self.pid = popen.pid
+        threading.Thread(target=self._reap, name=f"reap-{self.pid}", daemon=True).start()
+
+    def _reap(self) -> None:
+        code = self._popen.wait()
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
+            self._loop.call_soon_threadsafe(self._exited, code)
+
+    def _exited(self, code: int) -> None:
+        if not self._exit.done():
+            self._exit.set_result(code)
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit code (minus the signal that killed it), or None while it runs (as the
+        event loop has seen it)."""
+        return self._exit.result() if self._exit.done() else None
+
+    async def wait(self) -> int:
+        """Wait for the exit; a waiter cancelled (a timeout) leaves the others waiting."""
+        return await asyncio.shield(self._exit)
+
+
+async def _copy_capped(read_fd: int, path: Path) -> None:
+    """Copy the pipe ``read_fd`` into ``path`` (the first :data:`LOG_CAP_BYTES`) until its
+    last writer closes it; the pipe is closed here, whatever happens."""
+    pipe = os.fdopen(read_fd, "rb", buffering=0)
+    reader = asyncio.StreamReader()
+    try:
+        transport, _ = await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), pipe
+        )
+    except BaseException:
+        pipe.close()
+        raise
+    try:
+        await _write_capped(reader, path)
+    finally:
+        transport.close()
+
+
+async def _write_capped(stream: asyncio.StreamReader, path: Path) -> None:
     written = 0
     with path.open("wb") as log:
         while chunk := await stream.read(65536):
