@@ -7,9 +7,14 @@ scores 1 for A when A finishes ahead of B, 0 when behind, ½ when level.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
 from arena.bots import BotSpec, version_id
@@ -74,43 +79,99 @@ def run_series(
     bots = {"A": _entry(a), "B": _entry(b)}
     if filler is not None:
         bots["filler"] = _entry(filler)
-    host = WorkerHost()
+    host = _SeriesHost()
     tally, verdict, played = Tally(), None, []
-    try:
-        for number, paired in enumerate(series(games, game.players, seed)):
-            result = host.play(
-                {
-                    "tournament_id": "versus",
-                    "plan_index": number,
-                    "seed": paired.seed,
-                    "game": game.info.name,
-                    "rules": game.config(),
-                    "seats": [bots[s] for s in paired.seats],
-                    "control": control,
-                    "strike_limit": 3,
-                    "fresh_process": False,
-                }
-            )
-            places = [s["place"] for s in result["match"]["places"]]
-            tally = tally.add(score(places, paired.seats))
-            played.append(
-                {
-                    "seed": paired.seed,
-                    "seats": list(paired.seats),
-                    "places": places,
-                    "statuses": [s["status"] for s in result["match"]["places"]],
-                }
-            )
-            if on_game:
-                on_game(number + 1, tally)
-            if sprt is not None:
-                verdict = sprt_decision(tally, *sprt)
-                if verdict is not None:
-                    break
-    finally:
-        host.loop.run_until_complete(host.host.close())
-        host.loop.close()
+    with host.stopped_by_ctrl_c():
+        try:
+            for number, paired in enumerate(series(games, game.players, seed)):
+                result = host.play(
+                    {
+                        "tournament_id": "versus",
+                        "plan_index": number,
+                        "seed": paired.seed,
+                        "game": game.info.name,
+                        "rules": game.config(),
+                        "seats": [bots[s] for s in paired.seats],
+                        "control": control,
+                        "strike_limit": 3,
+                        "fresh_process": False,
+                    }
+                )
+                places = [s["place"] for s in result["match"]["places"]]
+                tally = tally.add(score(places, paired.seats))
+                played.append(
+                    {
+                        "seed": paired.seed,
+                        "seats": list(paired.seats),
+                        "places": places,
+                        "statuses": [s["status"] for s in result["match"]["places"]],
+                    }
+                )
+                if on_game:
+                    on_game(number + 1, tally)
+                if sprt is not None:
+                    verdict = sprt_decision(tally, *sprt)
+                    if verdict is not None:
+                        break
+        finally:
+            host.close()
     return tally, verdict, played
+
+
+class _SeriesHost(WorkerHost):
+    """The series' referee. Ctrl-C cancels the game being played, which ends its bots as
+    any match does; then the host closes and :class:`KeyboardInterrupt` stops the series.
+
+    A ``KeyboardInterrupt`` raised wherever the event loop happens to be would instead
+    leave the game's task half-run, to go on cleaning up its seats while the host closes
+    the same processes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.interrupted = False
+        self._game: asyncio.Task[dict[str, Any]] | None = None
+
+    def play(self, job: dict[str, Any]) -> dict[str, Any]:
+        if self.interrupted:
+            raise KeyboardInterrupt
+        self._game = self.loop.create_task(self._play(job))
+        try:
+            result = self.loop.run_until_complete(self._game)
+        except asyncio.CancelledError:
+            if self.interrupted:
+                raise KeyboardInterrupt from None
+            raise
+        finally:
+            self._game = None
+        if self.interrupted:  # pressed as the game ended
+            raise KeyboardInterrupt
+        return result
+
+    @contextlib.contextmanager
+    def stopped_by_ctrl_c(self) -> Iterator[None]:
+        """While inside, the first Ctrl-C (or SIGTERM, which the CLI turns into one) stops
+        the series through :meth:`play`; later presses are ignored while it cleans up. Once
+        out, a press that came raises :class:`KeyboardInterrupt`."""
+        if threading.current_thread() is not threading.main_thread() or (
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        ):
+            yield
+            return
+        previous = signal.signal(signal.SIGINT, self._on_sigint)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if self.interrupted:
+            raise KeyboardInterrupt
+
+    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
+        if self.interrupted:
+            return
+        self.interrupted = True
+        game = self._game
+        if game is not None and not game.done():
+            self.loop.call_soon_threadsafe(game.cancel)
 
 
 def describe_elo(elo: float, low: float, high: float) -> str:

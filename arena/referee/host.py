@@ -16,6 +16,7 @@ alone identifies a seat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import os
@@ -134,13 +135,16 @@ class BotHost:
         folder = self._workdir / f"seat-{next(self._numbers)}"
         folder.mkdir(mode=0o700)
         registry = Registry()
-        try:
-            server, target = await start_server(
+        starting = asyncio.ensure_future(
+            start_server(
                 registry,
                 f"unix:{folder}/referee.sock",
                 max_connections=SEAT_CONNECTIONS,
                 max_streams=SEAT_STREAMS,
             )
+        )
+        try:
+            server, target = await _stopped_if_cancelled(starting)
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
@@ -279,6 +283,22 @@ class BotHost:
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
+
+
+async def _stopped_if_cancelled(
+    starting: asyncio.Future[tuple[grpc.aio.Server, str]],
+) -> tuple[grpc.aio.Server, str]:
+    """The started server and its target. Cancelled meanwhile (a Ctrl-C as seats start),
+    the start still finishes and its server is stopped before the cancellation goes on: a
+    server left half-started is never stopped, and gRPC then tries to stop it on a closed
+    event loop as the referee exits ("Exception ignored in Server.__del__")."""
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            server, _ = await starting
+            await server.stop(0)
+        raise
 
 
 def _start_failure(exc: OSError | ArenaError) -> str:
