@@ -8,6 +8,7 @@ its bot processes run, which are told apart by a mark in their environment.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -77,3 +78,29 @@ def test_ctrl_c_while_bots_play_ends_them_and_exits_130_every_time(
         assert said.strip().splitlines()[-1] == "arena: interrupted", said
         assert arena.returncode == 130, (attempt, said)
         assert wait_until(lambda: not marked(mark, arena.pid)), f"bots outlived it: {said}"  # noqa: B023
+
+
+def test_clean_ups_racing_over_one_bot_process_end_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat released while its host closes: both kill the process, neither fails, and the
+    seat user is let go once its processes are gone."""
+    from arena.referee.isolation import detect
+    from arena.referee.launcher import Limits, launch
+    from arena.referee.seat_users import SeatUsers
+
+    monkeypatch.setenv("ARENA_ISOLATION", "auto")
+    uids = detect().uids
+    if uids is None:
+        pytest.skip("no seat users here (the referee does not run as root)")
+
+    async def scenario() -> tuple[list[object], bool, bool]:
+        user = SeatUsers(uids).take()
+        process = await launch(
+            ["sleep", "600"], Path("/"), {}, tmp_path / "race.log", Limits(), user=user
+        )
+        ended = await asyncio.gather(process.kill(), process.kill(grace=0), return_exceptions=True)
+        ended += await asyncio.gather(process.kill(), return_exceptions=True)
+        return ended, process.exited, process.user is None
+
+    assert asyncio.run(scenario()) == ([None, None, None], True, True)

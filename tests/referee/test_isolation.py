@@ -14,6 +14,8 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -416,3 +418,53 @@ def test_the_sandbox_mounts_an_allow_list(tmp_path: Path, monkeypatch: pytest.Mo
     setup = argv(socket_dir=None, writable_cwd=True)
     assert "--unshare-net" not in setup
     assert mounts(setup, "--bind") == {str(folder), str(home)}
+
+
+def test_without_a_sandbox_a_bot_run_as_the_referee_s_user_is_told_once_with_what_it_means(
+    seat_users: Isolation, tmp_path: Path
+) -> None:
+    """``auto`` on a machine without bubblewrap runs a bot that a seat user cannot reach as
+    the referee's user: the reason comes once per bot, and what it means for the run once,
+    not once per seat or per game."""
+    from tests.referee.test_seat_start import without_bubblewrap
+
+    env = {**os.environ, "ARENA_ISOLATION": "auto", "PATH": without_bubblewrap(tmp_path)}
+    closed = tmp_path / "closed"
+    shutil.copytree(RANDOM.path, closed)
+    closed.chmod(0o700)
+    arena = REPO / ".venv" / "bin" / "arena"
+    done = subprocess.run(
+        [str(arena), "versus", str(closed), str(closed), "--games", "2", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    why = [line for line in lines if line.startswith("random runs as the referee's user: ")]
+    meaning = [line for line in lines if line.startswith("bots of this run can read and play")]
+    assert len(why) == 1, done.stderr
+    assert meaning == [
+        "bots of this run can read and play each other's seats: fine for your own bots; "
+        "for strangers' bots install bubblewrap, see `arena doctor`"
+    ], done.stderr
+
+
+def test_what_a_run_without_sandbox_means_is_said_by_one_process_of_the_run() -> None:
+    """A tournament's workers are forked from its scheduler: of all of them, one says it."""
+    import multiprocessing
+
+    from arena.referee import host
+
+    context = multiprocessing.get_context("fork")
+    once = host._OncePerRun()
+    with context.Pool(3) as pool:
+        said = pool.map(_first, [once] * 6)
+    assert sorted(said) == [False] * 5 + [True]
+    assert not once.first()
+
+
+def _first(once: Any) -> bool:
+    return bool(once.first())
