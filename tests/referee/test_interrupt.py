@@ -99,7 +99,9 @@ def test_clean_ups_racing_over_one_bot_process_end_it_once(
         process = await launch(
             ["sleep", "600"], Path("/"), {}, tmp_path / "race.log", Limits(), user=user
         )
-        ended = await asyncio.gather(process.kill(), process.kill(grace=0), return_exceptions=True)
+        ended: list[object] = list(
+            await asyncio.gather(process.kill(), process.kill(grace=0), return_exceptions=True)
+        )
         ended += await asyncio.gather(process.kill(), return_exceptions=True)
         return ended, process.exited, process.user is None
 
