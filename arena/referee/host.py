@@ -40,6 +40,7 @@ from arena.referee.launcher import (
     open_to_others,
     program_path,
     reachable_by_others,
+    referee_short,
 )
 from arena.referee.seat_users import SeatUser, SeatUsers
 from arena.referee.seats import RemoteSeat
@@ -189,12 +190,18 @@ class BotHost:
         """Start ``spec`` and wait for its Hello: the seat, or None and why it failed.
 
         Every failure to start is a one-line reason, never an exception: the match goes on
-        without this seat, and the seats starting beside it are not cut short."""
+        without this seat, and the seats starting beside it are not cut short. Only the
+        referee running short (descriptors, memory, processes) is raised: no bot is to
+        blame, and a tournament plays such a match again."""
         if spec.command is None:
             return None, "the bot has no command to start it"
         try:
             started = await self._start(spec, log_name)
-        except (OSError, ArenaError) as exc:
+        except OSError as exc:
+            if referee_short(exc):  # the referee's trouble: not this bot's INIT_FAIL
+                raise
+            return None, _start_failure(exc)
+        except ArenaError as exc:
             return None, _start_failure(exc)
         if isinstance(started, str):
             return None, started

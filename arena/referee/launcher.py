@@ -321,8 +321,20 @@ def _start(
             start_new_session=True,
         )
     except OSError as exc:
+        if referee_short(exc):
+            raise
         raise BotError(f"cannot start {shlex.join(argv)!r} in {cwd}: {exc.strerror}") from None
     return Child(popen, asyncio.get_running_loop())
+
+
+SHORTAGES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN})
+"""Errors that say the referee's process or machine ran short (descriptors, memory,
+processes), not that the bot cannot start."""
+
+
+def referee_short(exc: OSError) -> bool:
+    """Whether ``exc`` is the referee's shortage, for which no bot is to blame."""
+    return exc.errno in SHORTAGES
 
 
 class Child:
