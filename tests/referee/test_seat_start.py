@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -217,3 +218,46 @@ def test_a_start_under_way_when_its_loop_ends_does_not_hang_it(tmp_path: Path) -
         outcome = within(60, lambda: asyncio.run(cut_short(steps)))  # noqa: B023
         assert isinstance(outcome, Stop), outcome
     assert wait_until(lambda: not marked(mark)), "a start left its process running"
+
+
+SHORT_OF_DESCRIPTORS = """
+import asyncio, errno, os, resource, sys
+from pathlib import Path
+from arena.errors import BotError
+from arena.referee.launcher import Limits, launch
+
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
+async def main() -> str:
+    held = []
+    try:
+        while True:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+    except OSError:
+        os.close(held.pop())  # two left: the bot's stderr pipe, and none to start it with
+        os.close(held.pop())
+    try:
+        await launch(["true"], Path("/"), {}, Path(sys.argv[1]), Limits())
+    except BotError as exc:
+        return f"blamed on the bot: {exc}"
+    except OSError as exc:
+        return "raised" if exc.errno == errno.EMFILE else f"raised {exc}"
+    return "started"
+
+
+print(asyncio.run(main()))
+"""
+
+
+def test_the_referee_short_of_descriptors_is_not_the_bot_s_failure(tmp_path: Path) -> None:
+    """Out of descriptors, a start is raised as the referee's trouble (a tournament plays
+    the match again), not made a bot's INIT_FAIL."""
+    done = subprocess.run(
+        [sys.executable, "-c", SHORT_OF_DESCRIPTORS, str(tmp_path / "short.log")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.stdout.strip() == "raised", done.stdout + done.stderr
