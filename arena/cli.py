@@ -654,6 +654,8 @@ def _print_summary(result: MatchResult, logs: dict[int, Path] | None = None) -> 
         f"({result.decisions} decisions)"
     )
     for s in result.seats:
+        if s.status != "OK" and s.detail:
+            print(f"seat {s.seat} ({s.bot}, {s.status}): {s.detail}")
         log = (logs or {}).get(s.seat)
         if s.status != "OK" and log is not None and log.is_file():
             print(f"seat {s.seat} ({s.bot}, {s.status}) stderr log: {log}")

@@ -808,3 +808,13 @@ def test_printed_commands_say_arena_as_this_shell_can_run_it(
     assert arena_command() == str(program.resolve())
     monkeypatch.setenv("PATH", f"{program.parent}:/usr/bin:/bin")  # the venv activated
     assert arena_command() == "arena"
+
+
+def test_the_match_summary_says_why_a_seat_did_not_start(capsys: Capsys, tmp_path: Path) -> None:
+    folder = tmp_path / "compiled"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "compiled"\ncommand = "./cppbot"\n')
+    code, out, err = run(capsys, "match", "--bot", "random", "--bot", str(folder), *RULES)
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if x.startswith("seat 1 (compiled, INIT_FAIL): "))
+    assert "./cppbot" in line or "cppbot" in line, line
