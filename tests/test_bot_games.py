@@ -13,23 +13,11 @@ from pathlib import Path
 import pytest
 
 from arena.bots import DEFAULT_GAMES, bundled_bots, check_plays, read_spec
-from arena.cli import main
 from arena.errors import BotError
 from arena.paths import bundled_bots_dir
-
-Capsys = pytest.CaptureFixture[str]
+from tests.cli_run import Capsys, run
 
 REFUSED = "arena: error: bot 'europa' plays europe, not classic"
-
-
-def run(capsys: Capsys, *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``arena ARGS`` (in-process)."""
-    try:
-        code = main(list(args))
-    except SystemExit as exc:  # argparse usage errors
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def error_line(err: str) -> str:

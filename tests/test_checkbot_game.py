@@ -10,21 +10,9 @@ import pytest
 
 from arena.bots import read_spec
 from arena.checkbot import game_to_check
-from arena.cli import main
 from arena.errors import BotError
 from arena.paths import bundled_bots_dir
-
-Capsys = pytest.CaptureFixture[str]
-
-
-def run(capsys: Capsys, *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``arena ARGS`` (in-process)."""
-    try:
-        code = main(list(args))
-    except SystemExit as exc:  # argparse usage errors
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_run import Capsys, run
 
 
 def bot_listing(root: Path, games: str) -> Path:

@@ -16,24 +16,12 @@ from typing import Any
 
 import pytest
 
-from arena.cli import main
 from arena.games.classic.config import CHOICES, ClassicConfig
 from arena.paths import arena_command
 from arena.progress import ProgressBar, StatusLine
 from arena.scheduler.tournament import Progress as Update
 from arena.versus import describe_elo
-
-Capsys = pytest.CaptureFixture[str]
-
-
-def run(capsys: Capsys, *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``arena ARGS``."""
-    try:
-        code = main(list(args))
-    except SystemExit as exc:  # argparse exits by itself on usage errors and --version
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_run import Capsys, run
 
 
 def match_json(capsys: Capsys, *args: str) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from itertools import product
 
 import pytest
 
-from arena.cli import main
 from arena.games.classic import combat
 from arena.games.classic.rng import Streams
+from tests.cli_run import run
 
 # ------------------------------------------------------------ an independent reference
 
@@ -186,17 +186,8 @@ def test_simulate_uses_the_dice_it_is_given() -> None:
 # -------------------------------------------------------------------- the CLI
 
 
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:  # argparse usage errors
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_cli_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(capsys, "odds", "3", "2", "--json")
+    code, out, err = run(capsys, "odds", "3", "2", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
     exact = combat.battle_odds(3, 2, exact=True)
@@ -215,13 +206,13 @@ def test_cli_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_odds_one_v_one(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, "odds", "1", "1", "--json")
+    code, out, _ = run(capsys, "odds", "1", "1", "--json")
     assert code == 0
     assert json.loads(out)["p_win"] == pytest.approx(15 / 36, abs=1e-15)
 
 
 def test_cli_odds_text(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, "odds", "9", "10")
+    code, out, _ = run(capsys, "odds", "9", "10")
     assert code == 0
     assert "0.479935" in out
     assert "holds 10" in out
@@ -229,7 +220,7 @@ def test_cli_odds_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_simulation_agrees_with_the_exact_odds(capsys: pytest.CaptureFixture[str]) -> None:
     battles = 20_000
-    code, out, _ = _run(
+    code, out, _ = run(
         capsys, "odds", "3", "2", "--simulate", str(battles), "--seed", "1", "--json"
     )
     assert code == 0
@@ -249,17 +240,16 @@ def test_cli_simulation_agrees_with_the_exact_odds(capsys: pytest.CaptureFixture
     assert data["simulated"]["defender_losses"] == def_lost
     # Reproducible; another seed gives another sample.
     assert (
-        _run(capsys, "odds", "3", "2", "--simulate", str(battles), "--seed", "1", "--json")[1]
-        == out
+        run(capsys, "odds", "3", "2", "--simulate", str(battles), "--seed", "1", "--json")[1] == out
     )
     other = json.loads(
-        _run(capsys, "odds", "3", "2", "--simulate", str(battles), "--seed", "2", "--json")[1]
+        run(capsys, "odds", "3", "2", "--simulate", str(battles), "--seed", "2", "--json")[1]
     )
     assert other["simulated_p_win"] != simulated
 
 
 def test_cli_simulation_text(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, "odds", "5", "4", "--simulate", "500")
+    code, out, _ = run(capsys, "odds", "5", "4", "--simulate", "500")
     assert code == 0
     assert "simulated 500 battles" in out
 
@@ -279,7 +269,7 @@ def test_cli_simulation_text(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_odds_bad_input_exits_2(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
 ) -> None:
-    code, out, err = _run(capsys, *args)
+    code, out, err = run(capsys, *args)
     assert code == 2
     assert out == ""
     assert "error" in err and "Traceback" not in err
