@@ -10,6 +10,8 @@ interpreter lives in a folder closed to other users, as pyenv puts it under ``/r
 from __future__ import annotations
 
 import asyncio
+import atexit
+import functools
 import os
 import shutil
 import subprocess
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+import arena
 from arena.bots import BotSpec, read_spec
 from arena.errors import ArenaError
 from arena.games.classic.game import ClassicGame
@@ -40,17 +43,42 @@ MATCH_BUDGET = 180.0
 """Seconds a short match may take on a loaded machine; past it, it hangs."""
 
 
+BOT_PACKAGES = ("arena", "grpc", "google", "typing_extensions.py")
+"""What a Python bot process imports beyond the standard library (the SDK, gRPC, protobuf)."""
+
+
+@functools.cache
 def _portable_python() -> tuple[str, str]:
     """An interpreter a seat user can run, and the ``PYTHONPATH`` giving it the arena's
-    packages; the test is skipped when this machine has none."""
-    packages = os.pathsep.join([sysconfig.get_paths()["purelib"], str(REPO)])
+    packages: the arena's own when other users can reach them, else a copy of the few a bot
+    needs in a folder open to them (a checkout under a private folder, as CI's may be); the
+    test is skipped when this machine has no interpreter they can run."""
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    for candidate in (sys.executable, f"/usr/bin/{version}", f"/usr/local/bin/{version}"):
-        if os.path.exists(candidate) and reachable_by_others(Path(candidate)) is None:
-            needed = [Path(p) for p in packages.split(os.pathsep)]
-            if all(reachable_by_others(p) is None for p in needed):
-                return os.path.realpath(candidate), packages
-    pytest.skip(f"no {version} here that a user other than root can run with the arena's packages")
+    candidates = (sys.executable, f"/usr/bin/{version}", f"/usr/local/bin/{version}")
+    usable = [c for c in candidates if os.path.exists(c) and reachable_by_others(Path(c)) is None]
+    if not usable:
+        pytest.skip(f"no {version} here that a user other than root can run")
+    packages = [Path(sysconfig.get_paths()["purelib"]), REPO]
+    if all(reachable_by_others(p) is None for p in packages):
+        return os.path.realpath(usable[0]), os.pathsep.join(map(str, packages))
+    return os.path.realpath(usable[0]), str(_open_copy_of_bot_packages())
+
+
+def _open_copy_of_bot_packages() -> Path:
+    """A copy of :data:`BOT_PACKAGES` that every user can read, removed when the tests end."""
+    folder = Path(tempfile.mkdtemp(prefix="arena-bot-packages-"))
+    atexit.register(shutil.rmtree, folder, True)
+    folder.chmod(0o755)
+    roots = (REPO, Path(sysconfig.get_paths()["purelib"]))  # the checkout's arena first
+    for name in BOT_PACKAGES:
+        source = next(root / name for root in roots if (root / name).exists())
+        if source.is_dir():
+            shutil.copytree(source, folder / name)
+        else:
+            shutil.copy2(source, folder / name)
+    for path in folder.rglob("*"):
+        path.chmod(path.stat().st_mode | (0o555 if path.is_dir() else 0o444))
+    return folder
 
 
 @pytest.fixture
@@ -106,9 +134,14 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_pa
         request.addfinalizer(isolation._namespaces_layer.cache_clear)
     monkeypatch.setenv("ARENA_ISOLATION", name.removesuffix("-without-bubblewrap"))
     try:
-        isolation.detect()
+        layers = isolation.detect()
     except ArenaError as exc:
         pytest.skip(str(exc))
+    closed = reachable_by_others(Path(arena.__file__).parent)
+    if layers.strict and layers.bwrap is None and closed is not None:
+        pytest.skip(f"seat users cannot use this checkout's arena package: {closed}")
+    _, packages = _portable_python()
+    monkeypatch.setenv("ARENA_SANDBOX_PATHS", packages)  # a sandbox shows the bots' packages
     return name
 
 
