@@ -1046,6 +1046,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         ),
     ]
     with _open_db(args.db) as store:
+        for name in sorted({name for settings in runs for name in settings.bots}):
+            run_setup(find_bot(name))  # all setups first: no install output amid the boards
         for settings in runs:
             tournament_id = tournaments.create(store, settings)
             code = _run_tournament(store, tournament_id, settings.workers, args.no_progress, False)
