@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
-from arena import __version__, checkbot, games, replay_text, reports, stats, versus
+from arena import __version__, checkbot, games, versus
 from arena.bots import (
     BotSpec,
     bundled_bots,
@@ -40,7 +40,6 @@ from arena.bots import (
     version_id,
 )
 from arena.errors import ArenaError, ConfigError, ReplayError
-from arena.faults import DEFAULT_LIMIT, DEFAULT_MIN_MATCHES, DEFAULT_PERCENT, FaultLimit
 from arena.games import GAMES, check_game
 from arena.paths import arena_command, bot_folder_around, replays_dir, results_home
 from arena.progress import ProgressBar, StatusLine
@@ -50,15 +49,18 @@ from arena.referee.match import MatchResult, TimeControl
 from arena.remote import cli as remote_cli
 from arena.remote.bots import has_remote
 from arena.remote.handoff import Follower, require_serve
-from arena.replay import read as read_replay
-from arena.replay import verify
+from arena.replays import text as replay_text
+from arena.replays.files import read as read_replay
+from arena.replays.files import verify
+from arena.results import reports, stats
+from arena.results.faults import DEFAULT_LIMIT, DEFAULT_MIN_MATCHES, DEFAULT_PERCENT, FaultLimit
+from arena.results.store import DamagedReplayError, Store, empty_store, open_store
 from arena.scheduler import executors
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
 from arena.sdk.classic.human import HumanBot
 from arena.sdk.europe_human import EuropeHumanBot
 from arena.seeds import new_seed
-from arena.store import DamagedReplayError, Store, empty_store, open_store
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

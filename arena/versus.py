@@ -19,9 +19,9 @@ from typing import Any
 
 from arena.bots import BotSpec, version_id
 from arena.games.api import Game as Configured
+from arena.results.stats import Tally, sprt_decision
 from arena.scheduler.worker import WorkerHost
 from arena.seeds import derive
-from arena.stats import Tally, sprt_decision
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,11 +115,11 @@ from arena.errors import ArenaError, ConfigError
 from arena.referee.host import BotHost
 from arena.referee.match import DEFAULT_STRIKE_LIMIT, Seat, SeatResult, TimeControl, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
+from arena.results.stats import wilson_interval
 from arena.scheduler.executors import LocalPool, stop_pool
 from arena.scheduler.worker import REUSABLE
 from arena.sdk.bot import Bot
 from arena.seeds import derive
-from arena.stats import wilson_interval
 from arena.statuses import SeatStatus
 
 LADDER = "random,defensive,continent,aggressive=js-heuristic,planner,strong"

@@ -22,8 +22,8 @@ from typing import Any
 
 from tournament import bot_copies  # benchmarks/tournament.py, beside this script
 
+from arena.results.store import open_store
 from arena.scheduler.tournament import Progress, Runner, TournamentSettings, create
-from arena.store import open_store
 
 
 def rss_mb() -> float:

@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 
 from arena.paths import bundled_bots_dir
+from arena.results.store import open_store
 from arena.scheduler.tournament import Runner, TournamentSettings, create, usable_cores
-from arena.store import open_store
 
 
 class TimedRunner(Runner):

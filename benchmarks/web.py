@@ -202,7 +202,7 @@ def run(args: argparse.Namespace, folder: Path) -> int:
 def where_the_time_goes(db: Path, pools: list[str]) -> None:
     """A leaderboard's parts, timed in this process (no HTTP, no writer): it reads every seat
     of its pool, so its cost grows with the pool's matches."""
-    from arena.store import open_store
+    from arena.results.store import open_store
 
     with open_store(db, read_only=True) as store:
         for pool in pools:

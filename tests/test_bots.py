@@ -30,8 +30,8 @@ from arena.games.classic.config import ClassicConfig
 from arena.games.classic.game import ClassicGame
 from arena.referee.local import play
 from arena.referee.match import TimeControl
+from arena.results.store import open_store
 from arena.scheduler import tournament as tournaments
-from arena.store import open_store
 from tests.waiting import wait_until
 
 Capsys = pytest.CaptureFixture[str]

@@ -15,7 +15,7 @@ from arena import games
 from arena.cli import main
 from arena.games.classic import narrate
 from arena.games.classic.game import GAME as CLASSIC
-from arena.replay import FORMAT, VERSION
+from arena.replays.files import FORMAT, VERSION
 from arena.sdk.classic import human_view
 
 Capsys = pytest.CaptureFixture[str]

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from arena.replay import apply_record, read, start
+from arena.replays.files import apply_record, read, start
 from tests.scheduler.test_tournament import descendants, running
 from tests.waiting import wait_until
 

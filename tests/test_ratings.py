@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import games
-from arena.ratings import (
+from arena.results.ratings import (
     BETA,
     DRAW_PROBABILITY,
     MU,

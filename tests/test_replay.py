@@ -15,7 +15,7 @@ from arena.errors import ReplayError
 from arena.games.classic import Attack, ClassicConfig, Fortify, Place
 from arena.games.classic.game import ClassicGame
 from arena.referee.match import MatchResult, play_match
-from arena.replay import FORMAT, VERSION, ReplayWriter, read, verify
+from arena.replays.files import FORMAT, VERSION, ReplayWriter, read, verify
 from arena.sdk import Bot, Request
 from tests.classic_helpers import game_of, rules_for
 
@@ -443,7 +443,7 @@ def test_non_integer_answers_are_refused_and_the_replay_verifies(
 def test_rules_from_a_replay_header_rebuild_the_same_engine(tmp_path: Path) -> None:
     _, path = play(tmp_path, 5, mode="mission", max_rounds="10", seed=31)
     header, _ = read(path)
-    from arena.replay import game_from_header
+    from arena.replays.files import game_from_header
 
     game = game_from_header(header)
     assert isinstance(game, ClassicGame)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.stats import (
+from arena.results.stats import (
     Tally,
     elo_interval,
     elo_of_score,

@@ -20,9 +20,9 @@ from sqlite_utils import Database
 from sqlite_utils.db import Table
 from sqlite_utils.migrations import Migrations
 
-import arena.store
+import arena.results.store
 from arena.errors import ArenaError
-from arena.store import (
+from arena.results.store import (
     MIGRATIONS,
     DamagedReplayError,
     DuplicateMatchError,
@@ -338,7 +338,7 @@ def test_the_schema_itself_refuses_a_duplicate_plan_index(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record(store, "m0", 0)
-    monkeypatch.setattr(arena.store, "_refuse_duplicate", lambda db, match: None)
+    monkeypatch.setattr(arena.results.store, "_refuse_duplicate", lambda db, match: None)
     with pytest.raises(StoreError, match="UNIQUE"):
         record(store, "m0-again", 0)
     assert store.match("m0-again") is None
@@ -583,7 +583,7 @@ def test_a_read_only_database_file_refuses_writes_clearly(
         def read_only(database: str, **kwargs: Any) -> sqlite3.Connection:
             return real_connect(f"file:{database}?mode=ro", uri=True, **kwargs)
 
-        monkeypatch.setattr(arena.store.sqlite3, "connect", read_only)
+        monkeypatch.setattr(arena.results.store.sqlite3, "connect", read_only)
     with open_store(db_path) as read_only_store:
         assert [b["name"] for b in read_only_store.bots()] == ["a", "b", "c"]
         with pytest.raises(StoreError, match="read-only"):
@@ -669,9 +669,9 @@ def take_write_access(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         folder.chmod(0o555)
         taken.append(folder.resolve())
 
-    real = arena.store._may_write
+    real = arena.results.store._may_write
     monkeypatch.setattr(
-        arena.store,
+        arena.results.store,
         "_may_write",
         lambda path: real(path) and not any(path.resolve().is_relative_to(t) for t in taken),
     )
@@ -785,7 +785,7 @@ def test_an_io_error_on_a_file_turned_read_only_says_read_only(
         io_error.sqlite_errorname = "SQLITE_IOERR_WRITE"  # type: ignore[attr-defined]
 
         def fail() -> None:
-            with arena.store._translated(db_path, "record match 'm0'"):
+            with arena.results.store._translated(db_path, "record match 'm0'"):
                 raise io_error
 
         with pytest.raises(StoreError, match="disk I/O error"):
@@ -832,7 +832,7 @@ def test_a_reader_in_a_read_only_folder_follows_a_writer_that_has_not_written_ye
 def test_a_replay_compressed_by_a_worker_is_stored_as_it_is(store: Store) -> None:
     """A worker gzips the replay in parallel; the scheduler stores those bytes unchanged,
     and they read back as the replay (the same bytes as compressing in the store)."""
-    from arena.store import CompressedReplay, compress_replay
+    from arena.results.store import CompressedReplay, compress_replay
 
     text = replay_text()
     packed = compress_replay(text)

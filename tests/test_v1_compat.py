@@ -31,7 +31,7 @@ from arena.bots import read_spec, run_setup
 from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
-from arena.replay import verify
+from arena.replays.files import verify
 from arena.seeds import bot_seed
 from tests.fixtures.v1 import record_session, v1pb
 from tests.node import node_major

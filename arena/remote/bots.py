@@ -20,7 +20,7 @@ from typing import Any
 from arena import games
 from arena.bots import bundled_bots
 from arena.errors import ConfigError
-from arena.store import Store
+from arena.results.store import Store
 
 TOKEN_PREFIX = "arena_"
 """Tokens start with this, so one found in a log or a repository is recognisable."""

@@ -11,8 +11,8 @@ from arena.errors import ConfigError
 from arena.paths import arena_command
 from arena.referee.server import check_address
 from arena.remote import bots
+from arena.results.store import open_store
 from arena.scheduler.tournament import default_db
-from arena.store import open_store
 
 
 def _db(args: argparse.Namespace) -> Path:

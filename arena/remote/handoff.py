@@ -13,9 +13,9 @@ from typing import Any
 
 from arena.errors import ArenaError, ConfigError
 from arena.remote.bots import remote_bots
+from arena.results.store import Store
 from arena.scheduler.executors import LOCAL
 from arena.scheduler.tournament import Progress, Runner
-from arena.store import Store
 
 FOLLOW_SECONDS = 0.2
 """How often a following ``tournament run`` reads the progress."""

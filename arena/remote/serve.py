@@ -35,9 +35,9 @@ from arena.referee.match import Seat
 from arena.referee.server import start_server
 from arena.remote.bots import is_remote
 from arena.remote.lobby import Lobby, LobbySeat
+from arena.results.store import Store, open_store
 from arena.scheduler.tournament import Runner
 from arena.scheduler.worker import REUSABLE, MatchFailed, WorkerHost
-from arena.store import Store, open_store
 
 log = logging.getLogger("arena.serve")
 

@@ -41,19 +41,19 @@ from arena.bots import (
     version_id,
 )
 from arena.errors import ArenaError, BotError, ConfigError
-from arena.faults import FaultLimit, refuse_flagged
 from arena.games import load as load_game
 from arena.games.api import Game
 from arena.paths import logs_follow, results_home
-from arena.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.remote.bots import is_remote, remote_entry
+from arena.results.faults import FaultLimit, refuse_flagged
+from arena.results.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
+from arena.results.store import Store
 from arena.scheduler import executors
 from arena.scheduler.executors import stop_pool as _stop
 from arena.scheduler.logs import log_path, log_to_file
 from arena.scheduler.plan import make_plan
 from arena.scheduler.worker import MatchFailed, entry_spec, play_job
 from arena.seeds import new_seed
-from arena.store import Store
 
 log = logging.getLogger("arena.tournament")
 
@@ -289,7 +289,7 @@ def create(
 ) -> str:
     """Register the bots, make the plan and store it with the tournament; returns its id.
 
-    With ``fault_limit``, a bot version flagged by it (:mod:`arena.faults`) is refused.
+    With ``fault_limit``, a bot version flagged by it (:mod:`arena.results.faults`) is refused.
     """
     game = settings.check()
     known = registered_bots(store)
@@ -771,7 +771,7 @@ def setup_logging(
 
 def rebuild_ratings(store: Store) -> int:
     """Recompute every rating and the rating history from the stored matches, in order."""
-    from arena.ratings import MatchRecord
+    from arena.results.ratings import MatchRecord
 
     matches = store.all_match_records()
     records = []

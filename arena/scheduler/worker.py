@@ -43,9 +43,9 @@ from arena.referee.host import BotHost
 from arena.referee.match import Seat, TimeControl, run_match
 from arena.referee.resources import raise_open_files_limit
 from arena.referee.seats import InProcessSeat, RemoteSeat
+from arena.results.store import compress_replay
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
-from arena.store import compress_replay
 
 log = logging.getLogger("arena.worker")
 

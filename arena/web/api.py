@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from arena import reports
-from arena.store import Store
+from arena.results import reports
+from arena.results.store import Store
 from arena.web import boards
 from arena.web.app import not_found
 from arena.web.db import last_change

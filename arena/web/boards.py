@@ -13,10 +13,10 @@ from collections.abc import Callable
 from threading import Lock
 from typing import Any, TypeVar, cast
 
-from arena import reports
-from arena.faults import DEFAULT_LIMIT, fault_records
-from arena.ratings import pool_game
-from arena.store import Store
+from arena.results import reports
+from arena.results.faults import DEFAULT_LIMIT, fault_records
+from arena.results.ratings import pool_game
+from arena.results.store import Store
 
 T = TypeVar("T")
 

@@ -12,8 +12,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
-from arena.faults import DEFAULT_LIMIT, fault_records, flag_keys
-from arena.store import Store
+from arena.results.faults import DEFAULT_LIMIT, fault_records, flag_keys
+from arena.results.store import Store
 from arena.web import plots
 from arena.web.app import TEMPLATES, not_found
 from arena.web.deps import store
@@ -147,7 +147,7 @@ def _faults(name: str, matches: list[list[dict[str, Any]]], db: Store) -> list[d
 
 def _versions(db: Store, name: str, matches: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Each version with its matches, when it was seen and its fault flag (over all of its
-    recorded matches: :mod:`arena.faults`)."""
+    recorded matches: :mod:`arena.results.faults`)."""
     versions = db.versions(name)
     records = fault_records(db, DEFAULT_LIMIT, [v["id"] for v in versions])
     seen: dict[str, list[str]] = {}

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.store import Store, open_store
+from arena.results.store import Store, open_store
 
 
 @contextmanager

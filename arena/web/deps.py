@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from fastapi import Request
 
-from arena.store import Store
+from arena.results.store import Store
 from arena.web.db import reading
 
 

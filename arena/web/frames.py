@@ -1,6 +1,6 @@
 """A stored replay as the viewer's frames: the board a spectator sees after every record.
 
-The replay is re-played through the game the way :func:`arena.replay.verify` does (decisions,
+The replay is re-played through the game the way :func:`arena.replays.files.verify` does (decisions,
 joint answers and forfeits applied in order); frame 0 is the position before the first
 record, frame ``k`` the position after record ``k``. Each frame holds what a spectator may see
 (the game's :class:`Spectator` picks the public part of the position, tells the record in
@@ -17,9 +17,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Protocol
 
-from arena import replay
 from arena.errors import ArenaError, ReplayError
 from arena.games.api import Game
+from arena.replays import files as replay
 
 Frame = dict[str, Any]
 

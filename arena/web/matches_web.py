@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 
 from arena import games
 from arena.errors import ArenaError
-from arena.store import Store
+from arena.results.store import Store
 from arena.web import frames, match_plots
 from arena.web.app import TEMPLATES, not_found
 from arena.web.deps import store

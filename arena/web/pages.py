@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 
-from arena import reports
-from arena.ratings import pool_game
-from arena.store import Store
+from arena.results import reports
+from arena.results.ratings import pool_game
+from arena.results.store import Store
 from arena.web import boards
 from arena.web.app import TEMPLATES, not_found
 from arena.web.deps import store

@@ -18,9 +18,9 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from arena import replay
 from arena.errors import ArenaError, ReplayError
-from arena.ratings import pool_key
+from arena.replays import files as replay
+from arena.results.ratings import pool_key
 from arena.web import frames
 from arena.web.app import base_app, not_found
 from arena.web.matches_web import Count, Start, frames_answer, render_match

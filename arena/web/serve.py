@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.store import open_store
+from arena.results.store import open_store
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 
-from arena import reports
-from arena.store import Store
+from arena.results import reports
+from arena.results.store import Store
 from arena.web.app import TEMPLATES, not_found
 from arena.web.deps import store
 
@@ -104,7 +104,7 @@ def _plan(db: Store, tournament: dict[str, Any], matches: list[dict[str, Any]]) 
 
 
 def crosstable(db: Store, id: str) -> dict[str, Any]:
-    """:func:`arena.reports.crosstable` with each pair's score % (a level finish counts half)."""
+    """:func:`arena.results.reports.crosstable` with each pair's score % (a level finish counts half)."""
     _known(db, id)
     table = reports.crosstable(db, id)
     for pair in table["pairs"]:
@@ -129,7 +129,7 @@ def tournament_detail(db: Store, id: str) -> dict[str, Any]:
 
 
 def match_page(db: Store, id: str, page: int) -> dict[str, Any]:
-    """One page of the tournament's matches (:func:`arena.reports.matches_table` rows), with
+    """One page of the tournament's matches (:func:`arena.results.reports.matches_table` rows), with
     the page count; a page past the last is empty and says so."""
     _known(db, id)
     rows = reports.matches_table(db, id)

@@ -23,7 +23,7 @@ from arena.cli import main
 from arena.games import load as load_game
 from arena.referee import local
 from arena.referee.match import MatchResult, TimeControl, play_match
-from arena.replay import read, verify
+from arena.replays.files import read, verify
 from arena.seeds import bot_seed
 from tests.games.guessing import GAME, Guess, GuessingGame
 

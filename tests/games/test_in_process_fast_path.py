@@ -24,7 +24,7 @@ from arena.games.europe.actions import Bid, Cards, Move, Turn
 from arena.games.europe.actions import action_to_dict as europe_action_to_dict
 from arena.referee.match import Seat, TimeControl, run_match
 from arena.referee.seats import InProcessSeat
-from arena.replay import read, verify
+from arena.replays.files import read, verify
 from arena.sdk import Attack, Bot, MatchInfo, Place, Request, Trade
 
 CLOCK = TimeControl(move_time=30.0, time_bank=60.0)

@@ -22,7 +22,7 @@ from arena.games.classic.game import ClassicGame
 from arena.games.classic.state import ClassicState
 from arena.referee import host, local
 from arena.referee.match import MatchResult, TimeControl
-from arena.replay import read, verify
+from arena.replays.files import read, verify
 from arena.sdk.bot import Bot
 
 HERE = Path(__file__).resolve().parent

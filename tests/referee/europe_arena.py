@@ -17,7 +17,7 @@ from arena.bots import BotSpec
 from arena.games.europe.game import EuropeGame, EuropeType
 from arena.referee import local
 from arena.referee.match import TimeControl
-from arena.replay import declarations_from_header, read
+from arena.replays.files import declarations_from_header, read
 from arena.sdk.bot import Bot
 from tests.referee import FAST, Arena, Played, _files, assert_all_gone, check_completed
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from arena.games.classic.game import ClassicGame
-from arena.ratings import OrderedRater, RatingBook, ranks_from_result
 from arena.referee.match import play_match, run_match
+from arena.results.ratings import OrderedRater, RatingBook, ranks_from_result
 from arena.scheduler.tournament import plan_entry
 from arena.scheduler.worker import WorkerHost
 from arena.sdk import Answer, Bot, Request

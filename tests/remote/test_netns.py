@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from arena.store import open_store
+from arena.results.store import open_store
 from tests.remote import arena, remote, serving, start_bot, stop
 
 

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from arena.store import open_store
+from arena.results.store import open_store
 from tests.remote import HERE, arena, remote, serving, start_bot, stop
 
 BOT = (sys.executable, str(HERE / "bots" / "reconnecting.py"))

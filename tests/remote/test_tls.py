@@ -13,7 +13,7 @@ import grpc
 import pytest
 
 from arena.bots import find_bot
-from arena.store import open_store
+from arena.results.store import open_store
 from tests.node import set_up_js_bot
 from tests.remote import BOTS, arena, handshake, remote, serving, start_bot, stop
 

@@ -11,7 +11,7 @@ import pytest
 
 from arena.remote.bots import hash_token
 from arena.remote.lobby import HANDSHAKES_PER_TOKEN, Bucket
-from arena.store import open_store
+from arena.results.store import open_store
 from tests.remote import WAIT, arena, handshake, remote, serving
 
 

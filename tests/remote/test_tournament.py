@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from arena.remote.bots import remote_version_id
-from arena.store import open_store
+from arena.results.store import open_store
 from tests.remote import ROOT, WAIT, arena, remote, serving, start_bot, stop
 
 SMALL = ["--rules", "max_rounds=4", "--seed", "5", "--no-progress"]

@@ -14,10 +14,10 @@ import pytest
 
 from arena.bots import find_bot
 from arena.cli import main
-from arena.faults import FaultLimit, FlaggedBots, fault_records, judge
+from arena.results.faults import FaultLimit, FlaggedBots, fault_records, judge
+from arena.results.store import Store, open_store
 from arena.scheduler import tournament as tournaments
 from arena.scheduler.tournament import TournamentSettings
-from arena.store import Store, open_store
 from tests.scheduler.test_tournament import LEADERBOARD_KEYS, arena, error_line
 from tests.test_store import match_dict, replay_text
 

@@ -13,7 +13,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from arena.reports import fault_log_line
+from arena.results.reports import fault_log_line
 from tests.scheduler.test_tournament import ARENA, RUN_TIMEOUT
 
 FAIL_PY = """

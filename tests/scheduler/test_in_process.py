@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from arena.bots import find_bot
+from arena.results.store import open_store
 from arena.scheduler import tournament as tournaments
 from arena.scheduler.tournament import Runner, TournamentSettings, create
-from arena.store import open_store
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 if not Path(ARENA).exists():  # pragma: no cover - an install without the venv layout

@@ -194,8 +194,8 @@ def test_an_actor_runs_a_setup_its_node_has_not_had_once(
     the bot runs its setup, the other waits for it and finds the mark."""
     from arena.bots import read_spec, setup_marker
     from arena.paths import bundled_bots_dir
+    from arena.results.store import open_store
     from arena.scheduler import tournament as scheduler_module
-    from arena.store import open_store
 
     runs = tmp_path / "setup-runs"
     folder = tmp_path / "counted"
@@ -317,8 +317,8 @@ def test_without_ray_installed_the_ray_executor_says_how_to_install_it() -> None
 def test_resume_keeps_the_executor_unless_told_another(ray_address: str) -> None:
     """A tournament planned for Ray resumes on Ray (at its stored address); one planned for
     the local pool resumes on Ray when told, and then names Ray."""
+    from arena.results.store import open_store
     from arena.scheduler.tournament import TournamentSettings, create
-    from arena.store import open_store
 
     planned = {}
     with open_store(db_path()) as store:

@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from arena import games, reports
-from arena import store as arena_store
+from arena import games
 from arena.cli import main
 from arena.errors import ConfigError
+from arena.results import reports
+from arena.results import store as arena_store
 from arena.scheduler import tournament as tournaments
 from arena.scheduler.tournament import TournamentSettings
 from tests.scheduler.test_tournament import arena, db_path, ok, query

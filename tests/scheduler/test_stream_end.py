@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from arena.store import open_store
+from arena.results.store import open_store
 from tests.scheduler.test_tournament import arena, home
 
 COUNTER_PY = """

@@ -700,8 +700,8 @@ def test_resume_refuses_a_changed_bot_and_records_the_new_version_when_asked(
 
 def _planned_tournament(bots: list[str]) -> str:
     """A tournament created (planned, not run) in this test's database."""
+    from arena.results.store import open_store
     from arena.scheduler.tournament import TournamentSettings, create
-    from arena.store import open_store
 
     settings = TournamentSettings(bots=bots, rules={"max_rounds": "6"}, seed=3, workers=1)
     with open_store(db_path()) as store:
@@ -808,8 +808,8 @@ def test_a_bot_whose_setup_does_not_build_its_program_stops_without_a_resume_hin
 def test_the_scheduler_holds_a_bounded_number_of_matches() -> None:
     """However long the tournament, at most ``in_flight_limit`` matches are submitted and not
     back, and at most ``ahead_limit`` submitted and not recorded (each holds a replay)."""
+    from arena.results.store import open_store
     from arena.scheduler import tournament as scheduler_module
-    from arena.store import open_store
 
     class CountingFuture(Future):  # type: ignore[type-arg]
         taken = 0

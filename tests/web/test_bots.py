@@ -10,8 +10,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from arena import reports
-from arena.store import open_store
+from arena.results import reports
+from arena.results.store import open_store
 from arena.web import plots
 from arena.web.app import create_app
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from arena import replay
-from arena.store import open_store
+from arena.replays import files as replay
+from arena.results.store import open_store
 from tests.web.browser import (
     WAIT_SECONDS,
     arena_command,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from arena import reports
-from arena.store import open_store
+from arena.results import reports
+from arena.results.store import open_store
 from arena.web.app import create_app
 from tests.scheduler.test_fault_flags import BOUNDARIES, FLAGGED, POOL, boundary_db
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from arena import reports
 from arena.cli import main
-from arena.store import open_store
+from arena.results import reports
+from arena.results.store import open_store
 from arena.web.app import create_app
 
 

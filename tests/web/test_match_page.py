@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from arena import replay
-from arena.store import open_store
+from arena.replays import files as replay
+from arena.results.store import open_store
 
 
 def _match_of(db: Path, game: str) -> dict[str, Any]:

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.games import load
-from arena.replay import declarations_from_header, game_from_header, read, verify
-from arena.store import open_store
+from arena.replays.files import declarations_from_header, game_from_header, read, verify
+from arena.results.store import open_store
 from arena.web import frames as frames_module
 from arena.web.app import create_app
 from arena.web.matches_web import PAGE_SIZE, layout

@@ -21,7 +21,7 @@ from typing import IO, Any
 import pytest
 
 from arena.cli import main
-from arena.store import open_store
+from arena.results.store import open_store
 from tests.web.browser import STARTUP_SECONDS, arena_command
 
 

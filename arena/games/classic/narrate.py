@@ -202,7 +202,7 @@ class Narrator:
 def replay_blocks(header: dict[str, Any], records: list[dict[str, Any]]) -> Iterator[list[str]]:
     """A classic replay in words, as a spectator: the setup, then one block per player turn
     (headed by its ``turn`` event), then the result. The heading line of the whole replay
-    is the caller's (:mod:`arena.replay_text`)."""
+    is the caller's (:mod:`arena.replays.text`)."""
     names = [s["bot"] for s in header["seats"]]
     board, owner = _start(header)
     narrator = Narrator(None, names, board)

@@ -379,7 +379,7 @@ def replay_blocks(header: dict[str, Any], records: list[dict[str, Any]]) -> Iter
     """A Europe replay in words: the setup block, then one block per round's start, turn,
     battle and round's end, each headed by its first line with the rest indented (lines
     wrapped at :data:`WIDTH`). The heading line of the whole replay is the caller's
-    (:mod:`arena.replay_text`)."""
+    (:mod:`arena.replays.text`)."""
     names = [str(s.get("bot")) for s in header.get("seats", [])]
     rules = header.get("rules")
     players = len(names)

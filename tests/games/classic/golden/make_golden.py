@@ -32,7 +32,7 @@ from arena.bots import find_bot, load_bot
 from arena.games.classic import ClassicConfig, ClassicRules
 from arena.games.classic.game import ClassicGame
 from arena.referee.match import play_match
-from arena.replay import read
+from arena.replays.files import read
 from arena.sdk import Bot, Request
 from tests.games.classic.test_golden import GOLDEN, canonical_state, digest, replay
 

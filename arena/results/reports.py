@@ -15,9 +15,9 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from arena.errors import ArenaError
-from arena.faults import DEFAULT_LIMIT, FaultLimit, FaultRecord, fault_records, flag_keys
-from arena.ratings import pool_game
-from arena.store import Store
+from arena.results.faults import DEFAULT_LIMIT, FaultLimit, FaultRecord, fault_records, flag_keys
+from arena.results.ratings import pool_game
+from arena.results.store import Store
 
 STATUSES = ("TIMEOUT", "ILLEGAL", "CRASH", "DISCONNECT", "INIT_FAIL", "PROTOCOL")
 
@@ -70,7 +70,7 @@ def leaderboard(
     ``ratings_as_of`` says which ratings mu and sigma are: ``"now"`` (the pool's current
     ratings) or, for one tournament, ``"tournament_end"`` (as they stood after its last recorded
     match: its end once it is finished). Each row's ``flagged`` and ``fault_rate`` are over all
-    the version's recorded matches (see :mod:`arena.faults`; ``fault_limit`` gives the rule).
+    the version's recorded matches (see :mod:`arena.results.faults`; ``fault_limit`` gives the rule).
     """
     rows = store.leaderboard_rows(pool, tournament_id)
     return board_of(pool, rows, tournament_id, fault_records(store, limit), limit)
@@ -84,7 +84,7 @@ def board_of(
     limit: FaultLimit = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
     """:func:`leaderboard`'s object from :meth:`Store.leaderboard_rows` output and the
-    versions' fault records (:func:`arena.faults.fault_records`)."""
+    versions' fault records (:func:`arena.results.faults.fault_records`)."""
     rows = []
     for rank, row in enumerate(found, 1):
         mu, sigma = row["mu"], row["sigma"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.store import Store
+from arena.results.store import Store
 
 DEFAULT_PERCENT = 10.0
 """The fault rate (percent of recorded matches) above which a version is flagged."""
