@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from arena.bots import BotSpec, check_plays
+from arena.catalog import BotSpec, check_plays
 from arena.errors import BotError
 from arena.games import load as load_game
 from arena.games.api import Position

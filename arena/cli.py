@@ -29,7 +29,7 @@ from typing import Any, NoReturn
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
 from arena import __version__, checkbot, games, versus
-from arena.bots import (
+from arena.catalog import (
     BotSpec,
     bundled_bots,
     check_plays,
@@ -43,7 +43,6 @@ from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
 from arena.paths import arena_command, bot_folder_around, replays_dir, results_home
 from arena.progress import ProgressBar, StatusLine
-from arena.referee.isolation import detect
 from arena.referee.local import play, seat_log
 from arena.referee.match import MatchResult, TimeControl
 from arena.remote import cli as remote_cli
@@ -55,6 +54,7 @@ from arena.replays.files import verify
 from arena.results import reports, stats
 from arena.results.faults import DEFAULT_LIMIT, DEFAULT_MIN_MATCHES, DEFAULT_PERCENT, FaultLimit
 from arena.results.store import DamagedReplayError, Store, empty_store, open_store
+from arena.sandbox.isolation import detect
 from arena.scheduler import executors
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot

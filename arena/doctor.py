@@ -1,6 +1,6 @@
 """``arena doctor``: which protections bot processes get on this machine, and why not.
 
-Each line is one check: the isolation layers (:mod:`arena.referee.isolation`), what follows
+Each line is one check: the isolation layers (:mod:`arena.sandbox.isolation`), what follows
 from them (session binding, network, descendants, the results folder), the installation
 key, the limits, and a trial start of a bundled bot under every layer in force.
 """
@@ -16,13 +16,13 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from arena.bots import bundled_bots
+from arena.catalog import bundled_bots
 from arena.errors import ArenaError
 from arena.paths import results_home, temporary_results_home
 from arena.referee.host import BotHost
-from arena.referee.isolation import NAMESPACES, USERS, Isolation, detect
-from arena.referee.launcher import Limits, reachable_by_others
 from arena.referee.match import TimeControl
+from arena.sandbox.isolation import NAMESPACES, USERS, Isolation, detect
+from arena.sandbox.launcher import Limits, reachable_by_others
 from arena.seeds import KEY_ENV, KEY_FILE
 
 ON, OFF, WARN, FAIL = "on", "off", "warn", "fail"

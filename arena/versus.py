@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from arena.bots import BotSpec, version_id
+from arena.catalog import BotSpec, version_id
 from arena.games.api import Game as Configured
 from arena.results.stats import Tally, sprt_decision
 from arena.scheduler.worker import WorkerHost

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import games
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.protocol import envelope
 from arena.referee.match import Seat, run_match
 from arena.referee.seats import InProcessSeat

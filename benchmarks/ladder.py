@@ -110,7 +110,7 @@ from typing import Any
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
 from arena import games as registry
-from arena.bots import BotSpec, check_plays, find_bot, load_bot, run_setup
+from arena.catalog import BotSpec, check_plays, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError
 from arena.referee.host import BotHost
 from arena.referee.match import DEFAULT_STRIKE_LIMIT, Seat, SeatResult, TimeControl, run_match

@@ -55,7 +55,7 @@ os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork()
 
 import grpc
 
-from arena.bots import BotSpec, find_bot, load_bot
+from arena.catalog import BotSpec, find_bot, load_bot
 from arena.games import load
 from arena.games.api import Game
 from arena.paths import temporary_results_home
@@ -64,10 +64,10 @@ from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.referee import local
 from arena.referee.host import BotHost
-from arena.referee.isolation import detect
 from arena.referee.match import MatchResult, TimeControl, play_match
 from arena.referee.seats import RemoteSeat
 from arena.referee.server import MAX_MESSAGE_BYTES, Registry, start_server
+from arena.sandbox.isolation import detect
 from arena.sdk.bot import Answer, Bot, Request
 from arena.sdk.client import ADDRESS_ENV, TLS_ROOTS_ENV, TOKEN_ENV
 

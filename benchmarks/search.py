@@ -30,7 +30,7 @@ from pathlib import Path
 from types import ModuleType
 
 from arena import games
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.referee.match import play_match
 from arena.sdk import MatchInfo, Request
 from arena.sdk.bot import Answer as AnyAnswer

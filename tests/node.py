@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import BotSpec, run_setup, setup_marker
+from arena.catalog import BotSpec, run_setup, setup_marker
 
 
 def node_major() -> int | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import DEFAULT_GAMES, bundled_bots, check_plays, read_spec
+from arena.catalog import DEFAULT_GAMES, bundled_bots, check_plays, read_spec
 from arena.errors import BotError
 from arena.paths import bundled_bots_dir
 from tests.cli_run import Capsys, run

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from arena.bots import bundled_bots, find_bot, load_bot
+from arena.catalog import bundled_bots, find_bot, load_bot
 from arena.games.classic.game import ClassicGame
 from arena.games.classic.options import action_from_index
 from arena.games.classic.state import ClassicState, Phase

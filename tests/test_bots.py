@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import (
+from arena.catalog import (
     bot_environment,
     command_argv,
     find_bot,

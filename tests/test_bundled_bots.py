@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.bots import bundled_bots, find_bot, load_bot
+from arena.catalog import bundled_bots, find_bot, load_bot
 from arena.referee.match import play_match
 from tests.classic_helpers import game_of, rules_for
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import read_spec
+from arena.catalog import read_spec
 from arena.checkbot import game_to_check
 from arena.errors import BotError
 from arena.paths import bundled_bots_dir

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.referee.isolation import detect
+from arena.sandbox.isolation import detect
 
 
 def doctor(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, str]]]:
@@ -98,7 +98,7 @@ def test_a_bad_isolation_setting_is_a_one_line_error_before_anything_starts(
 
 def test_a_bad_uid_range_says_the_form(monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.errors import ArenaError
-    from arena.referee.isolation import parse_uids
+    from arena.sandbox.isolation import parse_uids
 
     assert parse_uids("2000-2999") == (2000, 2999)
     for bad in ("2000", "a-b", "3000-2000", "10-20", "2000-4294967295"):

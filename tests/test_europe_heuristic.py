@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.games.europe.game import GAME, EuropeGame
 from arena.sdk import Bot, MatchInfo, Request
 from arena.sdk.europe import SIEGE, Bid, Reroll, battle_odds

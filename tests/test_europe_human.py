@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from arena import cli
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.games.europe.actions import Cards, Move, Recruit, Turn
 from arena.games.europe.game import GAME
 from arena.games.europe.narrate import Narrator, units_text

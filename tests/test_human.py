@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.games.classic.board import classic_board
 from arena.referee.match import MatchResult, play_match
 from arena.sdk.bot import Request
@@ -332,7 +332,7 @@ def test_ctrl_c_at_the_prompt_stops_the_match_at_once_and_cleanly(to: str) -> No
 
 TWO_PRESSES = """
 import os, signal
-from arena.bots import find_bot
+from arena.catalog import find_bot
 from arena.referee.local import play
 from arena.referee.match import TimeControl
 from arena.sdk.bot import Bot

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot
+from arena.catalog import find_bot
 from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl

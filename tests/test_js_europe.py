@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot
+from arena.catalog import find_bot
 from arena.cli import main
 from tests.node import node_major, set_up_js_bot
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import find_bot
+from arena.catalog import find_bot
 from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl

@@ -97,3 +97,29 @@ def test_the_import_scan_sees_absolute_and_relative_imports() -> None:
     }
     for source, expected in spellings.items():
         assert _imports_classic(_imports_of(source, ["arena", "referee"])) is expected, source
+
+
+def _importers(package: str, forbidden: tuple[str, ...]) -> set[str]:
+    """Modules of ``arena/<package>`` that import (lazily too) any of ``forbidden``."""
+    return {
+        _module_name(path)
+        for path in (ARENA / package).rglob("*.py")
+        if any(
+            name == f or name.startswith(f + ".")
+            for name in _imports_of(path.read_text(), _package(path))
+            for f in forbidden
+        )
+    }
+
+
+def test_the_sandbox_is_below_the_referee_and_the_catalogue() -> None:
+    """Bots and bot setups both run in the sandbox: it imports neither, so neither imports
+    the other to start a process."""
+    above = ("arena.referee", "arena.catalog", "arena.scheduler", "arena.remote", "arena.cli")
+    found = _importers("sandbox", above)
+    assert not found, f"these import a layer above the sandbox: {sorted(found)}"
+
+
+def test_the_catalogue_does_not_import_the_referee() -> None:
+    found = _importers("catalog", ("arena.referee", "arena.scheduler", "arena.remote"))
+    assert not found, f"these import a layer above the catalogue: {sorted(found)}"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.errors import ReplayError
 from arena.games.classic import Attack, ClassicConfig, Fortify, Place
 from arena.games.classic.game import ClassicGame

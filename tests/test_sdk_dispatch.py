@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import read_spec
+from arena.catalog import read_spec
 from arena.referee import local
 from arena.referee.match import TimeControl, play_match
 from arena.sdk import Answer, Bot, EndAttack, Request

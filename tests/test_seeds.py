@@ -18,8 +18,8 @@ import pytest
 
 from arena import seeds
 from arena.cli import main
-from arena.referee import launcher
-from arena.referee.launcher import Limits, launch
+from arena.sandbox import launcher
+from arena.sandbox.launcher import Limits, launch
 
 
 def test_bot_seeds_are_an_hmac_under_the_installation_key(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.games.classic import ClassicConfig
 from arena.games.classic.board import classic_board
 from arena.games.classic.game import ClassicGame

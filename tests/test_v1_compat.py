@@ -27,7 +27,7 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
-from arena.bots import read_spec, run_setup
+from arena.catalog import read_spec, run_setup
 from arena.games import load
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl

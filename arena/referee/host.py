@@ -28,11 +28,13 @@ from pathlib import Path
 import grpc
 
 import arena
-from arena.bots import BotSpec, bot_environment, command_argv, run_setup
+from arena.catalog import BotSpec, bot_environment, command_argv, run_setup
 from arena.errors import ArenaError
 from arena.paths import results_home
-from arena.referee.isolation import Isolation, detect
-from arena.referee.launcher import (
+from arena.referee.seats import RemoteSeat
+from arena.referee.server import Registry, Session, start_server
+from arena.sandbox.isolation import Isolation, detect
+from arena.sandbox.launcher import (
     BotProcess,
     Limits,
     cannot_execute,
@@ -42,9 +44,7 @@ from arena.referee.launcher import (
     reachable_by_others,
     referee_short,
 )
-from arena.referee.seat_users import SeatUser, SeatUsers
-from arena.referee.seats import RemoteSeat
-from arena.referee.server import Registry, Session, start_server
+from arena.sandbox.seat_users import SeatUser, SeatUsers
 from arena.sdk.client import ADDRESS_ENV, TOKEN_ENV
 
 log = logging.getLogger(__name__)

@@ -15,10 +15,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from arena.bots import BotSpec
+from arena.catalog import BotSpec
 from arena.games.api import Game
 from arena.referee.host import BotHost, logs_dir
-from arena.referee.launcher import Limits
 from arena.referee.match import (
     DEFAULT_STRIKE_LIMIT,
     MatchResult,
@@ -27,6 +26,7 @@ from arena.referee.match import (
     run_match,
 )
 from arena.referee.seats import InProcessSeat, RemoteSeat
+from arena.sandbox.launcher import Limits
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
 from arena.terminal import Interrupted

@@ -13,8 +13,8 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
-from arena.referee.launcher import BotProcess
 from arena.referee.server import Closed, Session
+from arena.sandbox.launcher import BotProcess
 from arena.sdk import wire
 from arena.sdk.bot import Bot, MatchInfo, Request
 

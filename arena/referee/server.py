@@ -28,7 +28,7 @@ from arena.errors import ArenaError
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.protocol.envelope import PROTOCOL_VERSION
-from arena.referee.resources import Throttle, short_of_descriptors
+from arena.sandbox.resources import Throttle, short_of_descriptors
 
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest message a bot may send (1 MiB); a larger one ends its stream as a protocol fault."""

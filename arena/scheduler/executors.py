@@ -411,7 +411,7 @@ def setup_on_node(entry: dict[str, Any]) -> None:
     """Run a bot's ``setup`` on this node unless it already ran here (its mark is in this
     node's results home): one actor at a time per node, under a lock file there, as the
     scheduler runs setups one at a time so that two `npm ci` never race."""
-    from arena.bots import run_setup
+    from arena.catalog import run_setup
 
     folder = results_home() / "setup"
     folder.mkdir(parents=True, exist_ok=True)

@@ -29,7 +29,7 @@ from typing import Any
 
 import multiprocessing_logging
 
-from arena.bots import (
+from arena.catalog import (
     BotSpec,
     bot_environment,
     check_plays,

@@ -35,15 +35,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.bots import BotSpec, load_bot
+from arena.catalog import BotSpec, load_bot
 from arena.errors import BotError
 from arena.games import load as load_game
 from arena.paths import logs_dir
 from arena.referee.host import BotHost
 from arena.referee.match import Seat, TimeControl, run_match
-from arena.referee.resources import raise_open_files_limit
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.results.store import compress_replay
+from arena.sandbox.resources import raise_open_files_limit
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
 

@@ -44,7 +44,7 @@ def _strong_module() -> Any:
 
 def play(seed: int) -> list[Sample]:
     """One game's positions, labelled by its result."""
-    from arena.bots import find_bot, load_bot
+    from arena.catalog import find_bot, load_bot
     from arena.games.classic import ClassicConfig
     from arena.games.classic.board import classic_board
     from arena.games.classic.game import ClassicGame

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import BotSpec, load_bot, read_spec
+from arena.catalog import BotSpec, load_bot, read_spec
 from arena.cli import main
 from arena.games import load as load_game
 from arena.referee import local

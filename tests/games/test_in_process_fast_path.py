@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from arena import games
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.games.europe.actions import Bid, Cards, Move, Turn
 from arena.games.europe.actions import action_to_dict as europe_action_to_dict
 from arena.referee.match import Seat, TimeControl, run_match

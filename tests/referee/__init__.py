@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import BotSpec, read_spec
+from arena.catalog import BotSpec, read_spec
 from arena.games.classic import ClassicConfig, ClassicRules
 from arena.games.classic.actions import action_from_dict
 from arena.games.classic.game import ClassicGame

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import tests.referee
-from arena.bots import BotSpec
+from arena.catalog import BotSpec
 from arena.games.europe.game import EuropeGame, EuropeType
 from arena.referee import local
 from arena.referee.match import TimeControl

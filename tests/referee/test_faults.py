@@ -19,11 +19,11 @@ from arena.games.classic.actions import action_from_dict, action_to_dict
 from arena.games.classic.game import ClassicGame
 from arena.games.classic.options import action_from_index
 from arena.protocol import classic as cmap
-from arena.referee.launcher import LOG_CAP_BYTES, Limits, launch
 from arena.referee.local import logs_dir
 from arena.referee.match import TimeControl
 from arena.referee.seats import DEBUG_TEXT_CAP
 from arena.referee.server import Registry, start_server
+from arena.sandbox.launcher import LOG_CAP_BYTES, Limits, launch
 from arena.sdk import Trade
 from arena.sdk.bot import Bot
 from tests.referee import FAST, RANDOM, STARTUP, Arena, broken, kept_playing, rules_for
@@ -158,7 +158,7 @@ def test_a_bot_that_never_connects_is_init_fail_within_the_startup_time(arena):
 
 
 def _random_bot() -> Bot:
-    from arena.bots import find_bot, load_bot
+    from arena.catalog import find_bot, load_bot
 
     return load_bot(find_bot("random"))
 
@@ -388,7 +388,7 @@ def _slow_first_answers(count: int, pause: float):
     """A random bot that takes ``pause`` seconds over each of its first ``count`` decisions."""
     import time as _time
 
-    from arena.bots import find_bot, load_bot
+    from arena.catalog import find_bot, load_bot
 
     bot = load_bot(find_bot("random"))
     choose = bot.choose
@@ -408,7 +408,7 @@ def _slow_first_answers(count: int, pause: float):
 @pytest.mark.usefixtures("both_in_process_paths")
 def test_an_untimed_seat_is_never_on_the_clock(untimed):
     """``untimed`` (the human seat) must reach the clocks: slow answers are no strikes."""
-    from arena.bots import find_bot, load_bot
+    from arena.catalog import find_bot, load_bot
     from arena.referee.match import run_match
     from arena.referee.seats import InProcessSeat
 

@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.bots import load_bot, read_spec
+from arena.catalog import load_bot, read_spec
 from arena.games import load as load_game
 from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.europe.v1 import europe_pb2 as epb

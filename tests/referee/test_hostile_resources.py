@@ -28,9 +28,7 @@ from arena.games.classic.game import ClassicGame
 from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol.envelope import PROTOCOL_VERSION
-from arena.referee import resources
 from arena.referee.match import check_answer
-from arena.referee.resources import Throttle, free_descriptors, raise_open_files_limit
 from arena.referee.seats import Reply
 from arena.referee.server import (
     MAX_CONNECTIONS,
@@ -41,6 +39,8 @@ from arena.referee.server import (
     Session,
     start_server,
 )
+from arena.sandbox import resources
+from arena.sandbox.resources import Throttle, free_descriptors, raise_open_files_limit
 from tests.referee import REPO, assert_all_gone
 
 HOSTILE = Path(__file__).resolve().parent / "hostile_bots"
@@ -52,7 +52,7 @@ PEAK_RSS_LIMIT = 200 << 20
 FLOOD_MATCH = """
 import json, sys
 from pathlib import Path
-from arena.bots import read_spec
+from arena.catalog import read_spec
 from arena.games.classic import ClassicConfig
 from arena.games.classic.game import ClassicGame
 from arena.referee import local

@@ -85,9 +85,9 @@ def test_clean_ups_racing_over_one_bot_process_end_it_once(
 ) -> None:
     """A seat released while its host closes: both kill the process, neither fails, and the
     seat user is let go once its processes are gone."""
-    from arena.referee.isolation import detect
-    from arena.referee.launcher import Limits, launch
-    from arena.referee.seat_users import SeatUsers
+    from arena.sandbox.isolation import detect
+    from arena.sandbox.launcher import Limits, launch
+    from arena.sandbox.seat_users import SeatUsers
 
     monkeypatch.setenv("ARENA_ISOLATION", "auto")
     uids = detect().uids

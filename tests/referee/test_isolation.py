@@ -24,7 +24,7 @@ from typing import Any
 import grpc
 import pytest
 
-from arena.bots import BotSpec, read_spec
+from arena.catalog import BotSpec, read_spec
 from arena.games.classic.game import ClassicGame
 from arena.paths import results_home
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
@@ -32,8 +32,8 @@ from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.protocol.envelope import PROTOCOL_VERSION
 from arena.referee import local
 from arena.referee.host import BotHost
-from arena.referee.isolation import Isolation, detect
 from arena.referee.match import MatchResult, TimeControl
+from arena.sandbox.isolation import Isolation, detect
 from arena.seeds import KEY_ENV
 from tests.node import set_up_js_bot
 from tests.waiting import wait_until
@@ -83,7 +83,7 @@ def report(result: MatchResult, seat: int) -> dict[str, Any]:
 def taken_uids(monkeypatch: pytest.MonkeyPatch) -> set[int]:
     """The seat uids handed out during the test (other tests and runs on the machine may
     hold others of the range at the same time)."""
-    from arena.referee.seat_users import SeatUsers
+    from arena.sandbox.seat_users import SeatUsers
 
     taken: set[int] = set()
     real_take = SeatUsers.take
@@ -269,8 +269,8 @@ def test_a_seat_user_s_escaped_children_die_with_its_process(
     seat_users: Isolation, tmp_path: Path
 ) -> None:
     """Without a sandbox, killing every process of the seat's uid ends what left the group."""
-    from arena.referee.launcher import Limits, launch
-    from arena.referee.seat_users import SeatUsers
+    from arena.sandbox.launcher import Limits, launch
+    from arena.sandbox.seat_users import SeatUsers
 
     assert seat_users.uids is not None
     pool = SeatUsers(seat_users.uids)
@@ -305,7 +305,7 @@ def test_a_seat_user_s_escaped_children_die_with_its_process(
 
 
 def test_seat_uids_are_held_one_process_at_a_time(seat_users: Isolation) -> None:
-    from arena.referee.seat_users import SeatUsers
+    from arena.sandbox.seat_users import SeatUsers
 
     assert seat_users.uids is not None
     first, second = SeatUsers(seat_users.uids), SeatUsers(seat_users.uids)
@@ -323,7 +323,7 @@ def test_a_python_bot_the_seat_user_cannot_reach_is_refused_with_the_reason(
 ) -> None:
     """Without a sandbox's mounts the interpreter must be reachable by other users; when it
     is not, a required layer refuses the bot, naming the folder in the way."""
-    from arena.referee.launcher import reachable_by_others
+    from arena.sandbox.launcher import reachable_by_others
 
     blocked = reachable_by_others(Path(os.path.realpath(sys.executable)))
 
@@ -361,7 +361,7 @@ def test_a_setup_writes_its_own_folder_and_nothing_else(
 ) -> None:
     """A stranger's ``setup`` runs sandboxed too: its folder is writable, the results, the
     arena's environment and other bots' folders are not."""
-    from arena.bots import run_setup
+    from arena.catalog import run_setup
 
     folder = tmp_path / "installer"
     folder.mkdir()
@@ -387,7 +387,7 @@ def test_the_sandbox_mounts_an_allow_list(tmp_path: Path, monkeypatch: pytest.Mo
     """What a sandbox sees is spelled out in its bubblewrap arguments: a program's own folder
     only (not the home above it), extra runtimes from $ARENA_SANDBOX_PATHS, the bot folder
     read-only (writable for its setup), no network on a unix socket."""
-    from arena.referee.sandbox import bwrap_argv, runtime_paths
+    from arena.sandbox.bubblewrap import bwrap_argv, runtime_paths
 
     program = tmp_path / "home" / "bin" / "mybot"
     program.parent.mkdir(parents=True)

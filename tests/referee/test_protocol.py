@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import __version__
-from arena.bots import load_bot
+from arena.catalog import load_bot
 from arena.errors import MalformedActionError
 from arena.games.classic import ClassicConfig, ClassicRules
 from arena.games.classic.actions import (
@@ -827,7 +827,7 @@ def test_request_ids_on_a_stream_never_repeat_across_matches():
 def test_a_stream_that_ends_before_its_process_exits_is_still_a_crash(tmp_path):
     # On a loaded machine the exit of a crashing bot can be seen well after its stream
     # ends; the seat waits for it rather than calling the crash a disconnect.
-    from arena.referee.launcher import Limits, launch
+    from arena.sandbox.launcher import Limits, launch
 
     async def main() -> tuple[str | None, str]:
         code = "import time; time.sleep(1.5); raise SystemExit(3)"

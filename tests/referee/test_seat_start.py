@@ -26,12 +26,13 @@ from pathlib import Path
 import pytest
 
 import arena
-from arena.bots import BotSpec, read_spec
+from arena.catalog import BotSpec, read_spec
 from arena.errors import ArenaError
 from arena.games.classic.game import ClassicGame
-from arena.referee import isolation, local
-from arena.referee.launcher import Limits, launch, reachable_by_others
+from arena.referee import local
 from arena.referee.match import MatchResult
+from arena.sandbox import isolation
+from arena.sandbox.launcher import Limits, launch, reachable_by_others
 from tests.waiting import wait_until
 
 from . import FAST, REPO, rules_for
@@ -257,7 +258,7 @@ SHORT_OF_DESCRIPTORS = """
 import asyncio, errno, os, resource, sys
 from pathlib import Path
 from arena.errors import BotError
-from arena.referee.launcher import Limits, launch
+from arena.sandbox.launcher import Limits, launch
 
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 

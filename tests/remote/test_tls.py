@@ -12,7 +12,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.bots import find_bot
+from arena.catalog import find_bot
 from arena.results.store import open_store
 from tests.node import set_up_js_bot
 from tests.remote import BOTS, arena, handshake, remote, serving, start_bot, stop

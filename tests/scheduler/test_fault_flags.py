@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot
+from arena.catalog import find_bot
 from arena.cli import main
 from arena.results.faults import FaultLimit, FlaggedBots, fault_records, judge
 from arena.results.store import Store, open_store

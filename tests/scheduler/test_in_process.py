@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot
+from arena.catalog import find_bot
 from arena.results.store import open_store
 from arena.scheduler import tournament as tournaments
 from arena.scheduler.tournament import Runner, TournamentSettings, create

@@ -192,7 +192,7 @@ def test_an_actor_runs_a_setup_its_node_has_not_had_once(
     """A node whose results home has no setup mark for a bot (here the scheduler skips its
     own run of the setup, as if the actors were on another machine): the first actor to seat
     the bot runs its setup, the other waits for it and finds the mark."""
-    from arena.bots import read_spec, setup_marker
+    from arena.catalog import read_spec, setup_marker
     from arena.paths import bundled_bots_dir
     from arena.results.store import open_store
     from arena.scheduler import tournament as scheduler_module

@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots import find_bot
+from arena.catalog import find_bot
 from tests.node import set_up_js_bot
 
 ARENA = str(Path(sys.executable).with_name("arena"))
@@ -774,7 +774,7 @@ def test_a_program_in_the_arena_environment_counts_as_startable(
 ) -> None:
     """Bots run with the arena interpreter's ``bin`` first on PATH, so a program only found
     there (the ``arena`` script itself) can start, whatever the caller's PATH says."""
-    from arena.bots import read_spec
+    from arena.catalog import read_spec
     from arena.scheduler.tournament import cannot_start
 
     bot = tmp_path / "scripted"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots import find_bot, load_bot
+from arena.catalog import find_bot, load_bot
 from arena.games.classic import ClassicConfig, ClassicRules
 from arena.games.classic.game import ClassicGame
 from arena.referee.match import play_match

@@ -2,7 +2,7 @@
 
 Each bot runs in its own session (process group) so the whole group can be killed at the
 end of a match; on Linux the child also asks the kernel to kill it if the referee dies. On
-top of that come the isolation layers in force (:mod:`arena.referee.isolation`): a seat
+top of that come the isolation layers in force (:mod:`arena.sandbox.isolation`): a seat
 user of its own (every process of that uid is killed when the seat ends) and a bubblewrap
 sandbox (its PID namespace dies with it).
 """
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
-from arena.referee.isolation import ISOLATION_ENV, SEAT_UIDS_ENV, Isolation
-from arena.referee.sandbox import SANDBOX_PATHS_ENV, bwrap_argv
-from arena.referee.seat_users import SeatUser, kill_all_async
+from arena.sandbox.bubblewrap import SANDBOX_PATHS_ENV, bwrap_argv
+from arena.sandbox.isolation import ISOLATION_ENV, SEAT_UIDS_ENV, Isolation
+from arena.sandbox.seat_users import SeatUser, kill_all_async
 from arena.seeds import KEY_ENV
 
 LOG_CAP_BYTES = 1 << 20

@@ -3,12 +3,12 @@
 Two layers, each detected once per process and reported by ``arena doctor``:
 
 - **seat users**: when the referee runs as root, every bot process runs as an unprivileged
-  user of its own, taken from a uid range (:mod:`arena.referee.seat_users`), so no bot can
+  user of its own, taken from a uid range (:mod:`arena.sandbox.seat_users`), so no bot can
   read another's ``/proc/<pid>/environ``, signal another's processes or open the results;
 - **namespaces**: where bubblewrap (``bwrap``) works, every bot process runs in its own PID,
   IPC, UTS and (with the referee on a unix socket) network namespace, and sees only a
   read-only system, its interpreter, its own folder, its private home and its own referee
-  socket (:mod:`arena.referee.sandbox`).
+  socket (:mod:`arena.sandbox.bubblewrap`).
 
 ``$ARENA_ISOLATION`` chooses: ``auto`` (the default: every layer the machine allows),
 ``off`` (none), or a comma list of layer names (``users``, ``namespaces``): exactly those,
