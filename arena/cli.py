@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
-from arena import __version__, checkbot, games, versus
+from arena import __version__, games
 from arena.catalog import (
     BotSpec,
     bundled_bots,
@@ -43,6 +43,7 @@ from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.games import GAMES, check_game
 from arena.paths import arena_command, bot_folder_around, replays_dir, results_home
 from arena.progress import ProgressBar, StatusLine
+from arena.referee import checkbot
 from arena.referee.local import play, seat_log
 from arena.referee.match import MatchResult, TimeControl
 from arena.remote import cli as remote_cli
@@ -55,7 +56,7 @@ from arena.results import reports, stats
 from arena.results.faults import DEFAULT_LIMIT, DEFAULT_MIN_MATCHES, DEFAULT_PERCENT, FaultLimit
 from arena.results.store import DamagedReplayError, Store, empty_store, open_store
 from arena.sandbox.isolation import detect
-from arena.scheduler import executors
+from arena.scheduler import executors, series
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot
 from arena.sdk.classic.human import HumanBot
@@ -1096,7 +1097,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
         status.show(f"game {n}/{args.games}: +{tally.wins} ={tally.draws} -{tally.losses}")
 
     try:
-        tally, verdict, played = versus.run_series(
+        tally, verdict, played = series.run_series(
             a, b, filler, game, args.games, seed, control, sprt, progress
         )
     finally:
@@ -1136,7 +1137,7 @@ def cmd_versus(args: argparse.Namespace) -> int:
         f"(score {100 * tally.score:.1f}%)"
     )
     print(
-        f"  {versus.describe_elo(elo, low, high)}, "
+        f"  {series.describe_elo(elo, low, high)}, "
         f"likelihood of superiority {100 * summary['los']:.1f}%"
     )
     if sprt is not None:

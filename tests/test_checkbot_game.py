@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from arena.catalog import read_spec
-from arena.checkbot import game_to_check
 from arena.errors import BotError
 from arena.paths import bundled_bots_dir
+from arena.referee.checkbot import game_to_check
 from tests.cli_run import Capsys, run
 
 

@@ -19,8 +19,8 @@ import pytest
 from arena.games.classic.config import CHOICES, ClassicConfig
 from arena.paths import arena_command
 from arena.progress import ProgressBar, StatusLine
+from arena.scheduler.series import describe_elo
 from arena.scheduler.tournament import Progress as Update
-from arena.versus import describe_elo
 from tests.cli_run import Capsys, run
 
 
