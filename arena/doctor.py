@@ -18,12 +18,12 @@ from pathlib import Path
 
 from arena.catalog import bundled_bots
 from arena.errors import ArenaError
+from arena.keys import KEY_ENV, KEY_FILE
 from arena.paths import results_home, temporary_results_home
 from arena.referee.host import BotHost
 from arena.referee.match import TimeControl
 from arena.sandbox.isolation import NAMESPACES, USERS, Isolation, detect
 from arena.sandbox.launcher import Limits, reachable_by_others
-from arena.seeds import KEY_ENV, KEY_FILE
 
 ON, OFF, WARN, FAIL = "on", "off", "warn", "fail"
 

@@ -36,11 +36,11 @@ from typing import Any
 
 from arena import games
 from arena.catalog import find_bot, load_bot
+from arena.keys import bot_seed
 from arena.protocol import envelope
 from arena.referee.match import Seat, run_match
 from arena.referee.seats import InProcessSeat
 from arena.sdk import Bot, MatchInfo, Request
-from arena.seeds import bot_seed
 
 
 class WireSeat(InProcessSeat):

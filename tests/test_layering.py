@@ -123,3 +123,17 @@ def test_the_sandbox_is_below_the_referee_and_the_catalogue() -> None:
 def test_the_catalogue_does_not_import_the_referee() -> None:
     found = _importers("catalog", ("arena.referee", "arena.scheduler", "arena.remote"))
     assert not found, f"these import a layer above the catalogue: {sorted(found)}"
+
+
+def test_the_engines_import_nothing_that_does_io() -> None:
+    """The games are pure: of the arena they import only the contract, the errors and the
+    seed derivation (not the installation key, which is a file)."""
+    pure = ("arena.games", "arena.errors", "arena.seeds")
+    found = {
+        f"{_module_name(path)} imports {name}"
+        for path in (ARENA / "games").rglob("*.py")
+        for name in _imports_of(path.read_text(), _package(path))
+        if name.startswith("arena.")
+        and not any(name == p or name.startswith(p + ".") for p in pure)
+    }
+    assert not found, sorted(found)

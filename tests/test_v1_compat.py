@@ -29,10 +29,10 @@ from google.protobuf.message import Message
 
 from arena.catalog import read_spec, run_setup
 from arena.games import load
+from arena.keys import bot_seed
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replays.files import verify
-from arena.seeds import bot_seed
 from tests.fixtures.v1 import record_session, v1pb
 from tests.node import node_major
 

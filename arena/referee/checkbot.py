@@ -19,13 +19,13 @@ from arena.catalog import BotSpec, check_plays
 from arena.errors import BotError
 from arena.games import load as load_game
 from arena.games.api import Position
+from arena.keys import bot_seed
 from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.host import BotHost, logs_dir
 from arena.referee.match import Seat, check_answer
 from arena.referee.seats import InProcessSeat, RemoteSeat, Reply
 from arena.sdk.bot import Bot
-from arena.seeds import bot_seed
 
 BURST = 100
 DEFAULT_GAME = "classic"

@@ -27,12 +27,12 @@ from typing import Any, Protocol
 
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.api import Decision, Game
+from arena.keys import bot_seed
 from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.seats import InProcessSeat, Reply
 from arena.replays.files import ReplayWriter
 from arena.sdk.bot import Bot
-from arena.seeds import bot_seed
 from arena.statuses import SeatStatus
 
 log = logging.getLogger(__name__)

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
+from arena.keys import KEY_ENV
 from arena.sandbox.bubblewrap import SANDBOX_PATHS_ENV, bwrap_argv
 from arena.sandbox.isolation import ISOLATION_ENV, SEAT_UIDS_ENV, Isolation
 from arena.sandbox.seat_users import SeatUser, kill_all_async
-from arena.seeds import KEY_ENV
 
 LOG_CAP_BYTES = 1 << 20
 """Most bytes of a bot's stderr kept per log file."""

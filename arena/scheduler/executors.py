@@ -320,7 +320,7 @@ class RayCluster(Cluster):
                 f"the Ray cluster has {cpus} CPUs and a worker takes one: --workers {workers} "
                 f"would wait for CPUs that never come (ask for {cpus} at most, or add nodes)"
             )
-        from arena.seeds import installation_key
+        from arena.keys import installation_key
 
         settings = {
             "key": installation_key(),

@@ -21,10 +21,10 @@ import pytest
 from arena.catalog import BotSpec, load_bot, read_spec
 from arena.cli import main
 from arena.games import load as load_game
+from arena.keys import bot_seed
 from arena.referee import local
 from arena.referee.match import MatchResult, TimeControl, play_match
 from arena.replays.files import read, verify
-from arena.seeds import bot_seed
 from tests.games.guessing import GAME, Guess, GuessingGame
 
 GUESSER = Path(__file__).resolve().parent / "bots" / "guesser"

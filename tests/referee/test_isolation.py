@@ -26,6 +26,7 @@ import pytest
 
 from arena.catalog import BotSpec, read_spec
 from arena.games.classic.game import ClassicGame
+from arena.keys import KEY_ENV
 from arena.paths import results_home
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
@@ -34,7 +35,6 @@ from arena.referee import local
 from arena.referee.host import BotHost
 from arena.referee.match import MatchResult, TimeControl
 from arena.sandbox.isolation import Isolation, detect
-from arena.seeds import KEY_ENV
 from tests.node import set_up_js_bot
 from tests.waiting import wait_until
 
@@ -182,7 +182,7 @@ def test_a_spy_reads_neither_the_live_replay_nor_the_results_nor_the_referee(
     replay = replays / "live.jsonl"
     (results_home() / "results.db").write_bytes(b"SQLite format 3\0")
     monkeypatch.delenv(KEY_ENV)  # the key is a file of the installation here
-    from arena.seeds import installation_key
+    from arena.keys import installation_key
 
     installation_key()
     targets = [replay, replays, results_home() / "results.db", results_home() / "secret"]
