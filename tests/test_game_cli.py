@@ -66,7 +66,7 @@ def test_arena_help_lists_classic_odds_through_the_registry(capsys: Capsys, regi
 
 def test_a_registered_games_command_is_added(capsys: Capsys, registry: None):
     games.register("guessing", "tests.games.guessing", commands=__name__)
-    assert games.command_modules() == ("arena.cli_classic", __name__)
+    assert games.command_modules() == ("arena.cli.classic", __name__)
     with pytest.raises(SystemExit):
         main(["--help"])
     out = capsys.readouterr().out

@@ -123,3 +123,17 @@ def test_the_sandbox_is_below_the_referee_and_the_catalogue() -> None:
 def test_the_catalogue_does_not_import_the_referee() -> None:
     found = _importers("catalog", ("arena.referee", "arena.scheduler", "arena.remote"))
     assert not found, f"these import a layer above the catalogue: {sorted(found)}"
+
+
+def test_nothing_outside_the_cli_imports_it() -> None:
+    """The command line is the top layer: the library below it never reaches up into it."""
+    found = {
+        _module_name(path)
+        for path in ARENA.rglob("*.py")
+        if path.relative_to(ARENA).parts[0] != "cli"
+        and any(
+            name == "arena.cli" or name.startswith("arena.cli.")
+            for name in _imports_of(path.read_text(), _package(path))
+        )
+    }
+    assert not found, f"these import arena.cli: {sorted(found)}"

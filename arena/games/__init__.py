@@ -19,7 +19,7 @@ _ENTRIES: dict[str, str] = {
 }
 """Game name → module whose ``GAME`` is its :class:`~arena.games.api.GameType`."""
 
-_COMMANDS: dict[str, str] = {"classic": "arena.cli_classic"}
+_COMMANDS: dict[str, str] = {"classic": "arena.cli.classic"}
 """Game name → module whose ``add_commands(subparsers)`` adds the game's own ``arena``
 commands (classic: ``arena odds``); a game without any has no entry."""
 
