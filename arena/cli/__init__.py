@@ -11,13 +11,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import importlib.util
 import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
@@ -55,13 +57,31 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_demo_parser(commands)
     versus.add_parser(commands)
     info.add_parser(commands)
-    for module in games.command_modules():  # each game's own commands (classic: odds)
-        importlib.import_module(module).add_commands(commands)
+    for add_commands in _game_commands():  # each game's own commands (classic: odds)
+        add_commands(commands)
     replay.add_parser(commands)
     bots.add_parser(commands)
     remote.add_parser(commands)
     _name_commands(parser)
     return parser
+
+
+def _game_commands() -> list[Callable[[argparse._SubParsersAction[Any]], None]]:
+    """The ``add_commands`` of every registered game that has commands of its own, in listing
+    order: from the module it was registered with, else from ``arena.cli.NAME`` when there
+    is one (classic: ``arena odds``); a game with neither adds none."""
+    found = []
+    for name in games.names():
+        registered = games.command_module(name)
+        if registered is not None:
+            found.append(importlib.import_module(registered).add_commands)
+            continue
+        own = f"{__name__}.{name}"
+        if name.isidentifier() and importlib.util.find_spec(own) is not None:
+            add_commands = getattr(importlib.import_module(own), "add_commands", None)
+            if add_commands is not None:  # not a command group that shares the game's name
+                found.append(add_commands)
+    return found
 
 
 EXIT_INTERRUPTED = 130

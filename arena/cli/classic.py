@@ -1,5 +1,5 @@
-"""Classic RISK's own ``arena`` commands (``arena odds``), added to the CLI through the game
-registry (:func:`arena.games.command_modules`) so the rest of the CLI needs no classic import."""
+"""Classic RISK's own ``arena`` commands (``arena odds``): the command line finds this module
+by the game's name (``arena.cli.classic``), so the rest of it needs no classic import."""
 
 from __future__ import annotations
 
