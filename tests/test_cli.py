@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from arena.cli.progress import ProgressBar, StatusLine
 from arena.games.classic.config import CHOICES, ClassicConfig
 from arena.paths import arena_command
-from arena.progress import ProgressBar, StatusLine
 from arena.scheduler.series import describe_elo
 from arena.scheduler.tournament import Progress as Update
 from tests.cli_run import Capsys, run

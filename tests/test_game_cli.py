@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +50,15 @@ def registry(monkeypatch: pytest.MonkeyPatch) -> None:
 # ------------------------------------------------------------------ commands
 
 
-def test_arena_help_lists_classic_odds_through_the_registry(capsys: Capsys, registry: None):
+def test_arena_help_lists_classic_odds_found_by_the_games_name(
+    capsys: Capsys, registry: None, monkeypatch: pytest.MonkeyPatch
+):
     with pytest.raises(SystemExit) as exit_:
         main(["--help"])
     assert (
         exit_.value.code == 0 and "exact odds of capturing a territory" in capsys.readouterr().out
     )
-    games._COMMANDS.clear()  # no game adds commands: no odds either
+    monkeypatch.setitem(sys.modules, "arena.cli.classic", None)  # no arena.cli.classic: no odds
     with pytest.raises(SystemExit):
         main(["--help"])
     assert " odds " not in capsys.readouterr().out
@@ -66,7 +69,8 @@ def test_arena_help_lists_classic_odds_through_the_registry(capsys: Capsys, regi
 
 def test_a_registered_games_command_is_added(capsys: Capsys, registry: None):
     games.register("guessing", "tests.games.guessing", commands=__name__)
-    assert games.command_modules() == ("arena.cli_classic", __name__)
+    assert games.command_module("guessing") == __name__
+    assert games.command_module("classic") is None  # found as arena.cli.classic
     with pytest.raises(SystemExit):
         main(["--help"])
     out = capsys.readouterr().out

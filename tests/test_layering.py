@@ -137,3 +137,17 @@ def test_the_engines_import_nothing_that_does_io() -> None:
         and not any(name == p or name.startswith(p + ".") for p in pure)
     }
     assert not found, sorted(found)
+
+
+def test_nothing_outside_the_cli_imports_it() -> None:
+    """The command line is the top layer: the library below it never reaches up into it."""
+    found = {
+        _module_name(path)
+        for path in ARENA.rglob("*.py")
+        if path.relative_to(ARENA).parts[0] != "cli"
+        and any(
+            name == "arena.cli" or name.startswith("arena.cli.")
+            for name in _imports_of(path.read_text(), _package(path))
+        )
+    }
+    assert not found, f"these import arena.cli: {sorted(found)}"

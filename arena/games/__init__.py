@@ -19,9 +19,11 @@ _ENTRIES: dict[str, str] = {
 }
 """Game name → module whose ``GAME`` is its :class:`~arena.games.api.GameType`."""
 
-_COMMANDS: dict[str, str] = {"classic": "arena.cli_classic"}
+_COMMANDS: dict[str, str] = {}
 """Game name → module whose ``add_commands(subparsers)`` adds the game's own ``arena``
-commands (classic: ``arena odds``); a game without any has no entry."""
+commands, for a game registered from elsewhere; the games shipped here keep theirs in
+``arena.cli.NAME`` (classic: ``arena odds``), where the command line finds them by name, so
+the registry names nothing above the games."""
 
 _NARRATORS: dict[str, str] = {
     "classic": "arena.games.classic.narrate",
@@ -58,9 +60,9 @@ def register(
         _NARRATORS[name] = narrator
 
 
-def command_modules() -> tuple[str, ...]:
-    """The modules that add registered games' own CLI commands, in listing order."""
-    return tuple(_COMMANDS[name] for name in _ENTRIES if name in _COMMANDS)
+def command_module(name: str) -> str | None:
+    """The module game ``name`` was registered with to add its own CLI commands, if any."""
+    return _COMMANDS.get(name)
 
 
 def narrator(name: str) -> ReplayBlocks | None:

@@ -1,5 +1,5 @@
-"""Classic RISK's own ``arena`` commands (``arena odds``), added to the CLI through the game
-registry (:func:`arena.games.command_modules`) so the generic CLI needs no classic import."""
+"""Classic RISK's own ``arena`` commands (``arena odds``): the command line finds this module
+by the game's name (``arena.cli.classic``), so the rest of it needs no classic import."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ import argparse
 import json
 from typing import Any
 
+from arena.cli.common import EXIT_OK
 from arena.errors import ConfigError
 from arena.games.classic import combat
 from arena.games.classic.rng import Streams
-
-EXIT_OK = 0
 
 
 def add_commands(commands: argparse._SubParsersAction[Any]) -> None:
