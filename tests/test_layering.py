@@ -8,6 +8,7 @@ generated protocol code aside. A second game then needs no edit of any other lay
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ARENA = Path(__file__).resolve().parent.parent / "arena"
@@ -151,3 +152,75 @@ def test_nothing_outside_the_cli_imports_it() -> None:
         )
     }
     assert not found, f"these import arena.cli: {sorted(found)}"
+
+
+# -- docs/architecture.md: the layers and what each may import --------------------------------
+
+ARCHITECTURE = ARENA.parent / "docs" / "architecture.md"
+
+
+def _unit(name: str) -> str | None:
+    """The layer an ``arena.*`` import belongs to: its top-level package or module."""
+    parts = name.split(".")
+    if len(parts) < 2 or parts[0] != "arena" or not parts[1]:
+        return None
+    top = ARENA / parts[1]
+    return f"arena.{parts[1]}" if top.is_dir() or top.with_suffix(".py").is_file() else None
+
+
+def _layer_imports() -> dict[str, set[str]]:
+    """Each layer's imports of other layers (lazy ones included)."""
+    found: dict[str, set[str]] = {}
+    for path in ARENA.rglob("*.py"):
+        if path.relative_to(ARENA).parts[:2] == ("protocol", "_pb"):
+            continue
+        unit = _unit(_module_name(path))
+        if unit is None:
+            continue
+        for name in _imports_of(path.read_text(), _package(path)):
+            other = _unit(name)
+            if other is not None and other != unit:
+                found.setdefault(unit, set()).add(other)
+    return found
+
+
+def _documented() -> tuple[dict[str, set[str]], set[str]]:
+    """The table of docs/architecture.md (layer → what it may import) and its core modules."""
+    text = ARCHITECTURE.read_text()
+    table: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`arena."):
+            allowed = cells[2]
+            table[cells[0].strip("`")] = (
+                {"*"} if allowed == "everything" else set(re.findall(r"`(arena\.\w+)`", allowed))
+            )
+    core_text = text[text.index("The core:") :].split("\n\n")[0]
+    return table, set(re.findall(r"`(arena\.\w+)`", core_text))
+
+
+def test_every_layer_imports_only_what_the_architecture_page_allows() -> None:
+    table, core = _documented()
+    layers = {u for u in (_unit(_module_name(p)) for p in ARENA.rglob("*.py")) if u}
+    layers.discard("arena.__init__")
+    assert layers - {"arena"} == set(table) | core, "docs/architecture.md lists every layer"
+    wrong = []
+    for unit, imported in sorted(_layer_imports().items()):
+        allowed = core if unit in core else table[unit] | core
+        if "*" in allowed:
+            continue
+        wrong += [f"{unit} imports {other}" for other in sorted(imported - allowed)]
+    assert not wrong, wrong
+
+
+def test_there_are_no_cycles_between_layers() -> None:
+    graph = _layer_imports()
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph.get(start, ()):
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    cycles = sorted(u for u in graph if reaches(u, u, {u}))
+    assert not cycles, f"layers on an import cycle: {cycles}"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.catalog import BotSpec, bundled_bots, load_bot, read_spec, run_setup, version_id
+from arena.catalog import remote as remote_bots
 from arena.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -22,7 +23,6 @@ from arena.errors import ConfigError
 from arena.games import GAMES, check_game
 from arena.paths import arena_command
 from arena.referee import checkbot
-from arena.remote import bots as remote_bots
 from arena.results.store import open_store
 from arena.scheduler import tournament as tournaments
 from arena.sdk.bot import Bot

@@ -36,7 +36,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from arena import doctor
+    from arena.referee import doctor
 
     checks = doctor.diagnose(trial=not args.no_trial)
     if args.json:

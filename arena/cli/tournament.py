@@ -18,6 +18,7 @@ from typing import Any
 
 from arena import games
 from arena.catalog import find_bot, run_setup
+from arena.catalog.remote import has_remote
 from arena.cli.common import (
     EXIT_OK,
     Parser,
@@ -33,7 +34,6 @@ from arena.cli.progress import ProgressBar
 from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, check_game
 from arena.paths import arena_command
-from arena.remote.bots import has_remote
 from arena.remote.handoff import Follower, require_serve
 from arena.results import reports
 from arena.results.faults import DEFAULT_LIMIT, FaultLimit

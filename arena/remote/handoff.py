@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from arena.catalog.remote import remote_bots
 from arena.errors import ArenaError, ConfigError
-from arena.remote.bots import remote_bots
 from arena.results.store import Store
 from arena.scheduler.executors import LOCAL
 from arena.scheduler.tournament import Progress, Runner

@@ -20,10 +20,10 @@ from collections.abc import Callable
 
 import grpc
 
+from arena.catalog.remote import TOKEN_PREFIX, hash_token
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.seats import RemoteSeat, Reply
 from arena.referee.server import Closed, Refused, Registry, Session
-from arena.remote.bots import TOKEN_PREFIX, hash_token
 
 log = logging.getLogger("arena.serve")
 

@@ -30,10 +30,10 @@ from typing import Any
 
 import grpc
 
+from arena.catalog.remote import is_remote
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.referee.match import Seat
 from arena.referee.server import start_server
-from arena.remote.bots import is_remote
 from arena.remote.lobby import Lobby, LobbySeat
 from arena.results.store import Store, open_store
 from arena.scheduler.tournament import Runner

@@ -40,11 +40,11 @@ from arena.catalog import (
     run_setup,
     version_id,
 )
+from arena.catalog.remote import is_remote, remote_entry
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.games import load as load_game
 from arena.games.api import Game
 from arena.paths import logs_follow, results_home
-from arena.remote.bots import is_remote, remote_entry
 from arena.results.faults import FaultLimit, refuse_flagged
 from arena.results.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.results.store import Store
@@ -196,7 +196,7 @@ def default_db() -> Path:
 
 def registered_bots(store: Store) -> dict[str, Path]:
     """Bots recorded in the database (by ``arena bots add`` or a tournament), by name
-    (remote bots have no folder: :func:`arena.remote.bots.remote_bots`)."""
+    (remote bots have no folder: :func:`arena.catalog.remote.remote_bots`)."""
     return {row["name"]: Path(row["path"]) for row in store.bots() if row["language"] != "remote"}
 
 

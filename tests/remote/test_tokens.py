@@ -9,7 +9,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.remote.bots import hash_token
+from arena.catalog.remote import hash_token
 from arena.remote.lobby import HANDSHAKES_PER_TOKEN, Bucket
 from arena.results.store import open_store
 from tests.remote import WAIT, arena, handshake, remote, serving

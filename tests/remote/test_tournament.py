@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.remote.bots import remote_version_id
+from arena.catalog.remote import remote_version_id
 from arena.results.store import open_store
 from tests.remote import ROOT, WAIT, arena, remote, serving, start_bot, stop
 

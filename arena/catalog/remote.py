@@ -18,7 +18,7 @@ import secrets
 from typing import Any
 
 from arena import games
-from arena.catalog import bundled_bots
+from arena.catalog.manifest import bundled_bots
 from arena.errors import ConfigError
 from arena.results.store import Store
 
