@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup, escape
 
-from arena.web.app import TEMPLATES
+from arena.web.deps import TEMPLATES
 
 router = APIRouter()
 

@@ -1,14 +1,12 @@
 """The web application: pages and the JSON API over one results database, read-only.
 
-Routes are grouped by what they show (:mod:`arena.web.pages` for HTML, :mod:`arena.web.api`
-for JSON); this module builds the application, serves the static files, and turns every
+Routes are grouped by what they show, a module each in :mod:`arena.web.routes`; this module builds the application, serves the static files, and turns every
 error into a proper page or JSON answer (404 for an unknown id, 400 for a malformed
 parameter), never a traceback.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,26 +14,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from arena import __version__
 from arena.errors import ArenaError
-
-HERE = Path(__file__).resolve().parent
-TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
-
-
-def to_the_second(stamp: Any) -> Any:
-    """A stored ISO timestamp as ``YYYY-MM-DD HH:MM:SS`` (the pages say times are UTC);
-    anything else unchanged."""
-    try:
-        return datetime.fromisoformat(str(stamp)).strftime("%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        return stamp
-
-
-TEMPLATES.env.filters["when"] = to_the_second
+from arena.web.deps import HERE, TEMPLATES
 
 
 def _wants_json(request: Request) -> bool:
@@ -86,22 +69,15 @@ def base_app(description: str) -> FastAPI:
 
 def create_app(db: Path) -> FastAPI:
     """The application serving results database ``db`` (opened read-only per request)."""
-    from arena.web import api, pages
+    from arena.web.routes import api, bots, matches, pages, tournaments
 
     app = base_app("Leaderboards, bots, tournaments, matches and replays of a results database.")
     app.state.db = Path(db)
-    app.include_router(api.router)
-    app.include_router(pages.router)
-    app.include_router(__import__("arena.web.matches_web", fromlist=["router"]).router)
-    app.include_router(__import__("arena.web.bots_web", fromlist=["router"]).router)
-    app.include_router(__import__("arena.web.tournaments_web", fromlist=["router"]).router)
+    for routes in (api, pages, matches, bots, tournaments):
+        app.include_router(routes.router)
     return app
 
 
 def _describe(error: dict[str, Any]) -> str:
     where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("query", "path"))
     return f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg"))
-
-
-def not_found(what: str) -> HTTPException:
-    return HTTPException(status_code=404, detail=what)

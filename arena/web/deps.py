@@ -1,16 +1,41 @@
-"""What a route handler is given: the read-only store of the request's database."""
+"""What every route shares: the read-only store of the request's database, the page templates
+(with their filters), and the 404 answer."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 from fastapi import Request
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
 
 from arena.results.store import Store
 from arena.web.db import reading
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+def to_the_second(stamp: Any) -> Any:
+    """A stored ISO timestamp as ``YYYY-MM-DD HH:MM:SS`` (the pages say times are UTC);
+    anything else unchanged."""
+    try:
+        return datetime.fromisoformat(str(stamp)).strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return stamp
+
+
+TEMPLATES.env.filters["when"] = to_the_second
 
 
 def store(request: Request) -> Iterator[Store]:
     """A read-only store for this request (closed when the answer is sent)."""
     with reading(request.app.state.db) as opened:
         yield opened
+
+
+def not_found(what: str) -> HTTPException:
+    return HTTPException(status_code=404, detail=what)

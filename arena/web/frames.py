@@ -12,6 +12,7 @@ of recently viewed replays are kept.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 from collections.abc import Callable
 from functools import lru_cache
@@ -48,12 +49,6 @@ class Spectator(Protocol):
 
 SpectatorFactory = Callable[[dict[str, Any], Game[Any, Any, Any], Any], Spectator]
 
-_SPECTATORS: dict[str, str] = {
-    "classic": "arena.web.frames_classic",
-    "europe": "arena.web.frames_europe",
-}
-"""Game name → module whose ``spectator(header, game, start_state)`` makes its Spectator."""
-
 
 class _Events:
     """A game without a spectator of its own: no board, each event as compact JSON."""
@@ -80,11 +75,17 @@ def parse(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return replay.parse(text, "the stored replay")
 
 
+SPECTATORS = "arena.web.spectators"
+"""The package holding each game's spectator module, named after the game."""
+
+
 def _spectator(header: dict[str, Any], game: Game[Any, Any, Any], state: Any) -> Spectator:
-    module = _SPECTATORS.get(str(header.get("game")))
-    if module is None:
+    """The game's spectator, found by its name (``arena.web.spectators.<game>``); a game
+    without one is shown as its events."""
+    name = str(header.get("game"))
+    if not name.isidentifier() or importlib.util.find_spec(f"{SPECTATORS}.{name}") is None:
         return _Events()
-    factory: SpectatorFactory = importlib.import_module(module).spectator
+    factory: SpectatorFactory = importlib.import_module(f"{SPECTATORS}.{name}").spectator
     return factory(header, game, state)
 
 

@@ -22,8 +22,9 @@ from arena.errors import ArenaError, ReplayError
 from arena.replays import files as replay
 from arena.results.ratings import pool_key
 from arena.web import frames
-from arena.web.app import base_app, not_found
-from arena.web.matches_web import Count, Start, frames_answer, render_match
+from arena.web.app import base_app
+from arena.web.deps import not_found
+from arena.web.routes.matches import Count, Start, frames_answer, render_match
 
 
 @dataclass(frozen=True)

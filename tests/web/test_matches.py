@@ -16,7 +16,7 @@ from arena.replays.files import declarations_from_header, game_from_header, read
 from arena.results.store import open_store
 from arena.web import frames as frames_module
 from arena.web.app import create_app
-from arena.web.matches_web import PAGE_SIZE, layout
+from arena.web.routes.matches import PAGE_SIZE, layout
 
 
 def _matches(db: Path) -> list[dict[str, Any]]:

@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 
 from arena.results import reports
 from arena.results.store import open_store
-from arena.web import tournaments_web
 from arena.web.app import create_app
+from arena.web.routes import tournaments as tournaments_web
 
 
 def _ids(results_db: Path) -> dict[str, str]:

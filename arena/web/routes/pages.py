@@ -11,8 +11,7 @@ from arena.results import reports
 from arena.results.ratings import pool_game
 from arena.results.store import Store
 from arena.web import boards
-from arena.web.app import TEMPLATES, not_found
-from arena.web.deps import store
+from arena.web.deps import TEMPLATES, not_found, store
 
 router = APIRouter()
 StoreDep = Annotated[Store, Depends(store)]

@@ -12,8 +12,7 @@ from fastapi.responses import HTMLResponse
 
 from arena.results import reports
 from arena.results.store import Store
-from arena.web.app import TEMPLATES, not_found
-from arena.web.deps import store
+from arena.web.deps import TEMPLATES, not_found, store
 
 router = APIRouter()
 StoreDep = Annotated[Store, Depends(store)]

@@ -15,8 +15,7 @@ from fastapi.responses import HTMLResponse
 from arena.results.faults import DEFAULT_LIMIT, fault_records, flag_keys
 from arena.results.store import Store
 from arena.web import plots
-from arena.web.app import TEMPLATES, not_found
-from arena.web.deps import store
+from arena.web.deps import TEMPLATES, not_found, store
 
 router = APIRouter()
 StoreDep = Annotated[Store, Depends(store)]

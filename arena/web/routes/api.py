@@ -10,9 +10,8 @@ from fastapi import APIRouter, Depends, Query
 from arena.results import reports
 from arena.results.store import Store
 from arena.web import boards
-from arena.web.app import not_found
 from arena.web.db import last_change
-from arena.web.deps import store
+from arena.web.deps import not_found, store
 
 router = APIRouter(prefix="/api")
 StoreDep = Annotated[Store, Depends(store)]

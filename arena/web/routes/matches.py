@@ -15,8 +15,7 @@ from arena import games
 from arena.errors import ArenaError
 from arena.results.store import Store
 from arena.web import frames, match_plots
-from arena.web.app import TEMPLATES, not_found
-from arena.web.deps import store
+from arena.web.deps import TEMPLATES, not_found, store
 
 router = APIRouter()
 StoreDep = Annotated[Store, Depends(store)]
