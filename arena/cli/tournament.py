@@ -328,26 +328,14 @@ def cmd_tournament_resume(args: argparse.Namespace) -> int:
         )
 
 
-TOURNAMENT_KEYS = (
-    "id",
-    "name",
-    "status",
-    "seed",
-    "planned",
-    "recorded",
-    "created_at",
-    "finished_at",
-)
-
-
 def cmd_tournament_list(args: argparse.Namespace) -> int:
     with open_db(args.db, read_only=True) as store:
-        rows = [{k: r[k] for k in TOURNAMENT_KEYS} for r in store.tournaments()]
+        rows = [{k: r[k] for k in reports.TOURNAMENT_KEYS} for r in store.tournaments()]
     if args.json:
         print(json.dumps(rows))
     elif args.csv:
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=TOURNAMENT_KEYS)
+        writer = csv.DictWriter(out, fieldnames=reports.TOURNAMENT_KEYS)
         writer.writeheader()
         writer.writerows(rows)
         print(out.getvalue(), end="")

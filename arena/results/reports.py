@@ -22,6 +22,19 @@ from arena.results.store import Store
 STATUSES = ("TIMEOUT", "ILLEGAL", "CRASH", "DISCONNECT", "INIT_FAIL", "PROTOCOL")
 
 
+TOURNAMENT_KEYS = (
+    "id",
+    "name",
+    "status",
+    "seed",
+    "planned",
+    "recorded",
+    "created_at",
+    "finished_at",
+)
+"""A tournament's fields in `tournament list` and `tournament show` (text, CSV and JSON)."""
+
+
 def choose_pool(
     store: Store, pool: str | None, tournament_id: str | None, game: str | None = None
 ) -> str:
@@ -411,19 +424,7 @@ def crosstable(
                 tally[0 if x["place"] < y["place"] else 1 if x["place"] > y["place"] else 2] += 1
     bots = sorted(names.values())
     return {
-        "tournament": {
-            k: tournament[k]
-            for k in (
-                "id",
-                "name",
-                "status",
-                "seed",
-                "planned",
-                "recorded",
-                "created_at",
-                "finished_at",
-            )
-        }
+        "tournament": {k: tournament[k] for k in TOURNAMENT_KEYS}
         | {"executor": tournament["settings"].get("executor") or "local"},
         "bots": bots,
         "pairs": [
