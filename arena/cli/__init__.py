@@ -76,11 +76,9 @@ def _game_commands() -> list[Callable[[argparse._SubParsersAction[Any]], None]]:
         if registered is not None:
             found.append(importlib.import_module(registered).add_commands)
             continue
-        own = f"{__name__}.{name}"
-        if name.isidentifier() and importlib.util.find_spec(own) is not None:
-            add_commands = getattr(importlib.import_module(own), "add_commands", None)
-            if add_commands is not None:  # not a command group that shares the game's name
-                found.append(add_commands)
+        add_commands = getattr(games.layer_module(__name__, name), "add_commands", None)
+        if add_commands is not None:  # not a command group that shares the game's name
+            found.append(add_commands)
     return found
 
 

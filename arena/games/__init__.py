@@ -7,7 +7,9 @@ own."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 from arena.errors import ConfigError
@@ -25,12 +27,11 @@ commands, for a game registered from elsewhere; the games shipped here keep thei
 ``arena.cli.NAME`` (classic: ``arena odds``), where the command line finds them by name, so
 the registry names nothing above the games."""
 
-_NARRATORS: dict[str, str] = {
-    "classic": "arena.games.classic.narrate",
-    "europe": "arena.games.europe.narrate",
-}
+_NARRATORS: dict[str, str] = {}
 """Game name → module whose ``replay_blocks(header, records)`` tells a replay in words
-(blocks of lines, see :func:`narrator`); a game without one is shown as JSON events."""
+(blocks of lines, see :func:`narrator`), for a game registered from elsewhere; a shipped
+game's narrator is ``arena.games.NAME.narrate``, found by name. A game without one is shown
+as JSON events."""
 
 ReplayBlocks = Callable[[dict[str, Any], list[dict[str, Any]]], Iterator[list[str]]]
 """A game's replay narrator: the header and records of a replay → blocks of lines."""
@@ -65,12 +66,30 @@ def command_module(name: str) -> str | None:
     return _COMMANDS.get(name)
 
 
+def layer_module(package: str, name: str) -> ModuleType | None:
+    """The module ``package.name``: a layer's own module for game ``name`` (the protocol's
+    ``arena.protocol.classic``, the CLI's ``arena.cli.classic``), or None if that layer has
+    none for it. This is how each layer finds its per-game code by the game's name alone,
+    so that no module outside a game's own files names the game."""
+    if not name.isidentifier():
+        return None
+    try:
+        found = importlib.util.find_spec(f"{package}.{name}")
+    except ModuleNotFoundError:  # the package itself is missing
+        return None
+    return None if found is None else importlib.import_module(f"{package}.{name}")
+
+
 def narrator(name: str) -> ReplayBlocks | None:
     """The replay narrator of game ``name``, or None if it has none (or is not registered)."""
-    module = _NARRATORS.get(name)
-    if module is None:
-        return None
-    blocks: ReplayBlocks = importlib.import_module(module).replay_blocks
+    registered = _NARRATORS.get(name)
+    if registered is not None:
+        module: ModuleType | None = importlib.import_module(registered)
+    elif name in _ENTRIES:
+        module = layer_module(f"{__name__}.{name}", "narrate")
+    else:
+        module = None
+    blocks: ReplayBlocks | None = getattr(module, "replay_blocks", None)
     return blocks
 
 

@@ -1,5 +1,5 @@
 """The bot protocol: one envelope for every game (:mod:`arena.protocol.envelope`) and one
-mapping module per game, registered here by game name (:func:`codec_for`).
+mapping module per game, ``arena.protocol.NAME``, found by the game's name (:func:`codec_for`).
 
 Mappings load on first use, like the games themselves. The protocol imports nothing from
 the SDK: the SDK builds its objects from what the envelope decodes.
@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import importlib
 
+from arena.games import layer_module
 from arena.protocol.api import GameCodec
 
-_CODECS: dict[str, str] = {
-    "classic": "arena.protocol.classic",
-    "europe": "arena.protocol.europe",
-}
-"""Game name → module whose ``CODEC`` maps that game's messages."""
+_CODECS: dict[str, str] = {}
+"""Game name → module whose ``CODEC`` maps that game's messages, for a game whose mapping
+lives elsewhere (:func:`register_codec`); a shipped game's is ``arena.protocol.NAME``."""
 
 GENERIC = "arena.protocol.generic"
 """The mapping of every game without a module of its own: JSON in the ``*_json`` fields."""
@@ -36,5 +35,9 @@ def codec_for(game: str) -> GameCodec:
     :mod:`arena.protocol.generic`."""
     codec = _LOADED.get(game)
     if codec is None:
-        codec = _LOADED[game] = importlib.import_module(_CODECS.get(game, GENERIC)).CODEC
+        registered = _CODECS.get(game)
+        own = importlib.import_module(registered) if registered else layer_module(__name__, game)
+        found = getattr(own, "CODEC", None)  # a module named like a game but no mapping
+        codec = found if found is not None else importlib.import_module(GENERIC).CODEC
+        _LOADED[game] = codec
     return codec
