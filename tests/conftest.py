@@ -51,5 +51,5 @@ def both_in_process_paths(request: pytest.FixtureRequest, monkeypatch: pytest.Mo
     protobuf) and the wire one (a protobuf round trip per request, as a remote bot gets)."""
     from arena.referee.seats import InProcessSeat
 
-    monkeypatch.setattr(InProcessSeat, "local", request.param == "fast")
+    monkeypatch.setattr(InProcessSeat, "over_wire", request.param != "fast")
     return str(request.param)

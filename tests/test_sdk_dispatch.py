@@ -137,14 +137,16 @@ def test_a_bot_without_methods_plays_a_whole_match_over_grpc(tmp_path):
     assert {r["seat"] for r in debug} == {0, 1}
 
 
-def test_an_in_process_seat_tells_its_bot_the_game_of_the_match(monkeypatch) -> None:
-    """The in-process seat decodes requests with the game its MatchStart named, as the
-    remote SDK does (not a fixed "classic")."""
+@pytest.mark.parametrize("over_wire", [False, True], ids=["fast", "wire"])
+def test_an_in_process_seat_tells_its_bot_the_game_of_the_match(monkeypatch, over_wire) -> None:
+    """The in-process seat hands its bot requests of the match's game, on both of its paths,
+    as the remote SDK does (not a fixed "classic")."""
     import asyncio
+    import dataclasses
 
     import arena.protocol
     from arena.games import load
-    from arena.protocol import envelope
+    from arena.referee.messages import Ask, Start
     from arena.referee.seats import InProcessSeat
 
     # A variant that travels in classic's messages, for this test only.
@@ -152,21 +154,15 @@ def test_an_in_process_seat_tells_its_bot_the_game_of_the_match(monkeypatch) -> 
     monkeypatch.setattr(arena.protocol, "_LOADED", dict(arena.protocol._LOADED))
     arena.protocol.register_codec("classic-variant", "arena.protocol.classic")
     game = load("classic").configure({}, 3)
+    game.info = dataclasses.replace(game.info, name="classic-variant")  # type: ignore[misc]
     state = game.new_game(1)
     decision = game.decision(state)
     seat = decision.seats[0]
     bot = Recording()
-    handle = InProcessSeat(bot, "recorder", "1")
-    start = envelope.match_start_to_pb(
-        game, match_id="m", seat=seat, names=["a", "b", "c"], bot_seed=1,
-        move_time_ms=0, time_bank_ms=0,
-    )  # fmt: skip
-    start.game = "classic-variant"
-    request = envelope.request_to_pb(
-        game, request_id=1, match_id="m", kind=decision.kind, view=game.view(state, seat),
-        options=game.legal_options(state, seat), deadline_ms=0, time_bank_ms=0,
-        server_time_ms=0, events=[],
-    )  # fmt: skip
+    handle = InProcessSeat(bot, "recorder", "1", over_wire=over_wire)
+    start = Start(game, "m", seat, ["a", "b", "c"], bot_seed=1, move_time_ms=0, time_bank_ms=0)
+    view, options = game.view(state, seat), game.legal_options(state, seat)
+    request = Ask(game, "m", seat, 1, decision.kind, view, options, 0, 0, [])
     assert asyncio.run(handle.start(start)) is None
     asyncio.run(handle.ask(request, None))
     assert bot.games == ["classic-variant"]

@@ -27,14 +27,14 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
-from arena.catalog import read_spec, run_setup
+from arena.catalog import read_spec
 from arena.games import load
 from arena.keys import bot_seed
 from arena.referee.local import play
 from arena.referee.match import MatchResult, TimeControl
 from arena.replays.files import verify
 from tests.fixtures.v1 import record_session, v1pb
-from tests.node import node_major
+from tests.node import node_major, set_up_js_bot
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "v1"
@@ -126,12 +126,12 @@ def js_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if major is None or major < 18:
         pytest.skip(f"the v1 JavaScript bots need Node ≥ 18 (found {major})")
     home = tmp_path_factory.mktemp("arena-home")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ARENA_HOME", str(home))
-        for bot in ("js-random", "js-heuristic"):
-            spec = read_spec(FIXTURE / "bots" / bot)
-            run_setup(spec, force=True)
-            assert (spec.path / "node_modules" / "@grpc" / "proto-loader").is_dir()
+    for bot in ("js-random", "js-heuristic"):
+        # Once per checkout, under a lock: a second `npm ci` by another pytest worker would
+        # delete node_modules under a bot this module is running.
+        spec = read_spec(FIXTURE / "bots" / bot)
+        set_up_js_bot(spec, home)
+        assert (spec.path / "node_modules" / "@grpc" / "proto-loader").is_dir()
     return home
 
 

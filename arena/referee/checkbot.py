@@ -20,11 +20,10 @@ from arena.errors import BotError
 from arena.games import load as load_game
 from arena.games.api import Position
 from arena.keys import bot_seed
-from arena.protocol import envelope
-from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.host import BotHost, logs_dir
 from arena.referee.match import Seat, check_answer
-from arena.referee.seats import InProcessSeat, RemoteSeat, Reply
+from arena.referee.messages import Ask, End, Reply, Result, Start
+from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.sdk.bot import Bot
 
 BURST = 100
@@ -73,7 +72,7 @@ class _Checker:
     async def _open(self, position: Position) -> str:
         match_id = uuid.uuid4().hex[:12]
         names = [f"seat{i}" for i in range(position.game.players)]
-        start = envelope.match_start_to_pb(
+        start = Start(
             position.game,
             match_id=match_id,
             seat=position.seat,
@@ -92,20 +91,20 @@ class _Checker:
             {"seat": i, "bot": f"seat{i}", "place": 1, "status": "OK", "strikes": 0}
             for i in range(position.game.players)
         ]
-        await self.seat.end(envelope.match_end_to_pb(match_id, lines, "round_limit", None))
+        await self.seat.end(End(match_id, lines, "round_limit", None))
 
-    def _request(self, match_id: str, position: Position) -> pb.DecisionRequest:
+    def _request(self, match_id: str, position: Position) -> Ask:
         game, state, seat = position.game, position.state, position.seat
-        request = envelope.request_to_pb(
+        request = Ask(
             game,
+            match_id,
+            seat,
             request_id=self.next_id,
-            match_id=match_id,
             kind=position.kind,
             view=game.view(state, seat),
             options=game.legal_options(state, seat),
             deadline_ms=int(self.move_time * 1000),
             time_bank_ms=0,
-            server_time_ms=int(time.time() * 1000),
             events=[],
         )
         self.next_id += 1
@@ -117,7 +116,7 @@ class _Checker:
             return f"{reply.fault}: {reply.detail}"
         if reply.illegal:
             return f"malformed answer: {reply.illegal}"
-        if reply.answer is None or reply.elapsed > self.move_time:
+        if reply.silent or reply.elapsed > self.move_time:
             return f"no answer within the move time ({self.move_time:g} s)"
         game, state, seat = position.game, position.state, position.seat
         options = game.legal_options(state, seat)
@@ -130,7 +129,7 @@ class _Checker:
         problem = self._judge(position, reply)
         if problem is None:
             self.latencies.append(reply.elapsed * 1000)
-            self.seat.accepted(pb.ActionResult(request_id=self.next_id - 1, accepted=True))
+            self.seat.accepted(Result(self.next_id - 1, accepted=True))
         await self._close(match_id, position)
         return CheckResult(
             position.kind, problem is None, problem or "legal answer in time", reply.elapsed * 1000
@@ -142,7 +141,7 @@ class _Checker:
         first = await self.seat.ask(request, self.move_time * 2)
         problem = self._judge(position, first)
         if problem is None:
-            rejected = pb.ActionResult(
+            rejected = Result(
                 request_id=request.request_id,
                 accepted=False,
                 reason="check-bot rejects this answer on purpose",
@@ -169,7 +168,7 @@ class _Checker:
                 problems.append(problem)
                 break
             self.latencies.append(reply.elapsed * 1000)
-            self.seat.accepted(pb.ActionResult(request_id=self.next_id - 1, accepted=True))
+            self.seat.accepted(Result(self.next_id - 1, accepted=True))
         await self._close(match_id, position)
         return CheckResult(
             f"{BURST} decisions in a row",
@@ -189,7 +188,8 @@ async def check_bot(
         seat: Seat
         log: Path | None = None
         if isinstance(player, Bot):
-            seat = InProcessSeat(player, player.name, player.version)
+            # over the wire format, as a remote bot is asked: the check speaks for both
+            seat = InProcessSeat(player, player.name, player.version, over_wire=True)
             results.append(CheckResult("runs in-process", True, "loaded"))
         else:
             started = time.perf_counter()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import statistics
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,9 +27,8 @@ from typing import Any, Protocol
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.api import Decision, Game
 from arena.keys import bot_seed
-from arena.protocol import envelope
-from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
-from arena.referee.seats import InProcessSeat, Reply
+from arena.referee.messages import Ask, End, Reply, Result, Start
+from arena.referee.seats import InProcessSeat
 from arena.replays.files import ReplayWriter
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
@@ -63,35 +61,42 @@ NO_CLOCK = TimeControl(move_time=None, time_bank=0.0)
 
 
 class Seat(Protocol):
-    """What the match loop needs of a seat (see :mod:`arena.referee.seats`)."""
+    """What the match loop needs of a seat (see :mod:`arena.referee.seats`): it is handed the
+    loop's own messages (:mod:`arena.referee.messages`) and answers in the game's terms."""
 
     name: str
     version: str
-    hello: pb.Hello
-    """The bot's handshake (the games it plays, if it lists them)."""
-    local: bool
-    """An in-process seat: asked with :meth:`ask_local` (the request's fields, no protobuf)."""
     wants_accepted: bool
-    """Whether an accepted answer is followed by an ActionResult for this seat."""
+    """Whether an accepted answer is followed by a :class:`Result` for this seat."""
 
-    async def ask_local(self, fields: dict[str, Any], timeout: float | None) -> Reply:
-        """Ask an in-process bot (only called when ``local``)."""
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The games the bot says it plays (none: it plays what its bot.toml was checked for)."""
         ...
 
     def declarations(self, game: str) -> dict[str, Any]:
         """What the bot declares for ``game`` before a match (from its Hello)."""
         ...
 
-    async def start(self, message: pb.MatchStart) -> str | None: ...
-    async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply: ...
-    async def retry(self, result: pb.ActionResult, timeout: float | None) -> Reply: ...
-    def accepted(self, result: pb.ActionResult) -> None:
-        """Deliver an ActionResult that asks for nothing back: an accepted answer, or the
-        rejection that ends the seat's match."""
+    async def start(self, start: Start) -> str | None:
+        """Begin the match for this seat; a fault detail if the bot failed at it."""
         ...
 
-    async def drain(self) -> str | None: ...
-    async def end(self, message: pb.MatchEnd) -> None: ...
+    async def ask(self, ask: Ask, timeout: float | None) -> Reply: ...
+    async def retry(self, result: Result, timeout: float | None) -> Reply:
+        """Tell the seat its answer was rejected and wait for another, on the same clock."""
+        ...
+
+    def accepted(self, result: Result) -> None:
+        """Deliver a result that asks for nothing back: an accepted answer, or the rejection
+        that ends the seat's match."""
+        ...
+
+    async def drain(self) -> str | None:
+        """Between requests: a fault detail if the bot sent what no one asked for."""
+        ...
+
+    async def end(self, end: End) -> None: ...
     def stop_reading(self) -> None:
         """Nothing the seat sends matters any more in this match (it forfeited, or the match
         is over): a remote seat's stream is no longer read, so it costs nothing."""
@@ -256,8 +261,8 @@ class MatchRunner:
         for seat, handle in enumerate(seats):
             # A Hello that lists games is held to them; one that lists none (every bot of
             # before games were declared) plays what its bot.toml was checked for.
-            if handle is not None and handle.hello.games and name not in handle.hello.games:
-                listed = ", ".join(handle.hello.games)
+            if handle is not None and handle.games and name not in handle.games:
+                listed = ", ".join(handle.games)
                 self.absent.setdefault(
                     seat,
                     (SeatStatus.INIT_FAIL, f"its Hello lists the games {listed}, not {name}"),
@@ -406,7 +411,7 @@ class MatchRunner:
         for seat, handle in enumerate(self.seats):
             if handle is None or seat in self.absent:
                 continue
-            message = envelope.match_start_to_pb(
+            start = Start(
                 self.game,
                 match_id=self.match_id,
                 seat=seat,
@@ -415,13 +420,12 @@ class MatchRunner:
                 move_time_ms=move_ms,
                 time_bank_ms=bank_ms,
             )
-            fault = await handle.start(message)
+            fault = await handle.start(start)
             if fault is not None:
                 self.forfeit(seat, SeatStatus.CRASH, fault)
 
     async def _end_seats(self, end: str, winner: int | None) -> None:
-        lines = [r.to_dict() for r in self.results]
-        message = envelope.match_end_to_pb(self.match_id, lines, end, winner)
+        message = End(self.match_id, [r.to_dict() for r in self.results], end, winner)
         for seat, handle in enumerate(self.seats):
             if handle is None or seat in self.absent:
                 continue
@@ -488,58 +492,36 @@ class MatchRunner:
         assert handle is not None
         self.last_request.pop(seat, None)
         self.last_think.pop(seat, None)
-        local = handle.local
-        if not local:
-            unsolicited = await handle.drain()
-            if unsolicited is not None:
-                return _Verdict(forfeit=SeatStatus.PROTOCOL, detail=unsolicited)
+        unsolicited = await handle.drain()
+        if unsolicited is not None:
+            return _Verdict(forfeit=SeatStatus.PROTOCOL, detail=unsolicited)
         game, state, clock, result = self.game, self.state, self.clocks[seat], self.results[seat]
         options = game.legal_options(state, seat)
-        listed: list[Any] | None = None
         allowance = clock.allowance()
         request_id = self.next_request
         self.next_request += 1
         events, self.pending_events[seat] = self.pending_events[seat], []
-        deadline_ms = 0 if allowance is None else int(allowance * 1000)
-        bank_ms = int(clock.bank * 1000) if clock.move is not None else 0
         self.last_request[seat] = request_id
-        if local:  # in-process: the same request, handed over without protobuf
-            found = game.choices(options)
-            listed = found if type(found) is list else list(found)
-            fields = envelope.local_request_fields(
-                game,
-                seat=seat,
-                request_id=request_id,
-                kind=kind,
-                view=game.view(state, seat),
-                options=options,
-                listed=listed,
-                deadline_ms=deadline_ms,
-                time_bank_ms=bank_ms,
-                events=events,
-            )
-            reply = await handle.ask_local(fields, allowance)
-        else:
-            request = envelope.request_to_pb(
-                game,
-                request_id=request_id,
-                match_id=self.match_id,
-                kind=kind,
-                view=game.view(state, seat),
-                options=options,
-                deadline_ms=deadline_ms,
-                time_bank_ms=bank_ms,
-                server_time_ms=int(time.time() * 1000),
-                events=events,
-            )
-            reply = await handle.ask(request, allowance)
+        ask = Ask(
+            game,
+            self.match_id,
+            seat,
+            request_id,
+            kind,
+            game.view(state, seat),
+            options,
+            deadline_ms=0 if allowance is None else int(allowance * 1000),
+            time_bank_ms=int(clock.bank * 1000) if clock.move is not None else 0,
+            events=events,
+        )
+        reply = await handle.ask(ask, allowance)
         while True:
             for text in reply.debug:
                 self.record({"type": "debug", "seat": seat, "request_id": request_id, "text": text})
             if reply.fault is not None:
                 return _Verdict(forfeit=FAULT_STATUS[reply.fault], detail=reply.detail)
             late = allowance is not None and reply.elapsed > allowance
-            if late or (reply.answer is None and reply.illegal is None and not reply.local):
+            if late or reply.silent:
                 clock.bank = 0.0
                 result.strikes += 1
                 result.think_ms.append(reply.elapsed * 1000)
@@ -558,17 +540,14 @@ class MatchRunner:
                     )
                 self.last_think[seat] = round(reply.elapsed * 1000, 3)
                 return _Verdict(action=game.default_action(state, seat))
+            listed = ask.listed if isinstance(reply.answer, int) else None
             action, answer, reason = check_answer(game, state, seat, kind, reply, options, listed)
             if reason is None:
                 clock.charge(reply.elapsed)
                 result.think_ms.append(reply.elapsed * 1000)
                 self.last_think[seat] = round(reply.elapsed * 1000, 3)
                 if handle.wants_accepted:  # built only for a seat that is sent it
-                    handle.accepted(
-                        pb.ActionResult(
-                            request_id=request_id, accepted=True, strikes=result.strikes
-                        )
-                    )
+                    handle.accepted(Result(request_id, accepted=True, strikes=result.strikes))
                 return _Verdict(action=action, checked=True)
             result.strikes += 1
             self.record(
@@ -580,9 +559,7 @@ class MatchRunner:
                     "reason": reason,
                 }
             )
-            rejection = pb.ActionResult(
-                request_id=request_id, accepted=False, reason=reason, strikes=result.strikes
-            )
+            rejection = Result(request_id, accepted=False, reason=reason, strikes=result.strikes)
             if result.strikes >= self.strike_limit:
                 handle.accepted(rejection)  # no retry, but every answer gets its result
                 return _Verdict(
@@ -602,18 +579,14 @@ def check_answer(
     options: Any,
     listed: list[Any] | None = None,
 ) -> tuple[Any, Any, str | None]:
-    """The reply's action if legal (and the answer as decoded), else the reason it is
-    rejected. An index picks from the game's own choices (``listed``, computed if not
-    given), legal by construction: only other answers are checked."""
-    if reply.illegal is not None:
-        return None, None, reply.illegal
-    answer: Any = None
+    """The reply's action if legal (and the answer as read), else the reason it is rejected.
+    An index picks from the game's own choices (``listed``, computed if not given), legal by
+    construction: only other answers are checked."""
+    reason = reply.illegal if reply.illegal is not None else reply.unreadable
+    if reason is not None:
+        return None, None, reason
+    answer = reply.answer
     try:
-        if reply.local:
-            answer = envelope.local_answer(game, reply.value)
-        else:
-            assert reply.answer is not None
-            answer = envelope.answer_from_pb(game, reply.answer)
         if isinstance(answer, int):
             if listed is None:
                 listed = list(game.choices(options))

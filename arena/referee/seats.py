@@ -1,22 +1,30 @@
 """Seats: how the referee asks a bot for a decision, in-process or over a gRPC stream.
 
-Both kinds take the same protobuf messages, so an in-process bot receives exactly what a
-remote bot receives (the request is serialised and parsed back through the codec).
+Both take the match loop's own messages (:mod:`arena.referee.messages`) and carry them their
+own way: a remote seat encodes protobuf; an in-process seat builds the very request the SDK
+would decode, without protobuf (the fast path, proven equal to the wire's by a test), or,
+with ``over_wire``, through a protobuf round trip. Either way the answer comes back as the
+game reads it.
 """
 
 from __future__ import annotations
 
+import logging
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.games.api import Game
 from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
+from arena.referee.messages import Ask, End, Reply, Result, Start
 from arena.referee.server import Closed, Session
 from arena.sandbox.launcher import BotProcess
 from arena.sdk import wire
 from arena.sdk.bot import Bot, MatchInfo, Request
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGES_PER_REQUEST = 200
 """Messages a bot may send while one request is open before it counts as a flood."""
@@ -28,44 +36,95 @@ so that a crash is still told from a disconnect on a loaded machine; it costs th
 once, when a bot that closed its stream but kept running forfeits."""
 
 
-@dataclass(slots=True)
-class Reply:
-    """What came back for a request within its time.
+def read_answer(
+    game: Game[Any, Any, Any],
+    read: Callable[[Game[Any, Any, Any], Any], Any],
+    raw: Any,
+    elapsed: float,
+    debug: list[str],
+) -> Reply:
+    """A reply holding ``raw`` as the game reads it (``read(game, raw)``: an option index or
+    the game's action), or why it reads as no answer: the rejection's reason."""
+    try:
+        answer = read(game, raw)
+    except ArenaError as exc:
+        return Reply(elapsed=elapsed, unreadable=str(exc), debug=debug)
+    except Exception as exc:  # the game's code failed on it: still this seat's bad answer
+        log.warning("an answer could not be read: %r (answer %r)", exc, raw)
+        reason = f"malformed answer: {type(exc).__name__}: {exc}"
+        return Reply(elapsed=elapsed, unreadable=reason, debug=debug)
+    return Reply(answer=answer, elapsed=elapsed, debug=debug)
 
-    ``answer`` is the Action received (the match decodes it with its game), or None when
-    nothing arrived in time; ``illegal`` is the reason an answer could not even be put on the
-    wire; ``fault`` ends the seat (``crash``, ``disconnect`` or ``protocol``) with ``detail``.
-    A ``local`` reply (an in-process seat asked with ``ask_local``) holds the bot's answer
-    object itself in ``value``, which the match converts as the wire would.
-    """
 
-    answer: pb.Action | None = None
-    local: bool = False
-    value: Any = None
-    elapsed: float = 0.0
-    illegal: str | None = None
-    fault: str | None = None
-    detail: str = ""
-    debug: list[str] = field(default_factory=list)
+def start_to_pb(start: Start) -> pb.MatchStart:
+    """The MatchStart a seat is sent."""
+    return envelope.match_start_to_pb(
+        start.game,
+        match_id=start.match_id,
+        seat=start.seat,
+        names=start.names,
+        bot_seed=start.bot_seed,
+        move_time_ms=start.move_time_ms,
+        time_bank_ms=start.time_bank_ms,
+    )
+
+
+def ask_to_pb(ask: Ask) -> pb.DecisionRequest:
+    """The DecisionRequest a seat is sent (stamped with the referee's time of sending)."""
+    return envelope.request_to_pb(
+        ask.game,
+        request_id=ask.request_id,
+        match_id=ask.match_id,
+        kind=ask.kind,
+        view=ask.view,
+        options=ask.options,
+        deadline_ms=ask.deadline_ms,
+        time_bank_ms=ask.time_bank_ms,
+        server_time_ms=int(time.time() * 1000),
+        events=ask.events,
+    )
+
+
+def result_to_pb(result: Result) -> pb.ActionResult:
+    return pb.ActionResult(
+        request_id=result.request_id,
+        accepted=result.accepted,
+        reason=result.reason,
+        strikes=result.strikes,
+    )
+
+
+def end_to_pb(end: End) -> pb.MatchEnd:
+    return envelope.match_end_to_pb(end.match_id, end.lines, end.end, end.winner)
+
+
+def _round_trip(message: Any) -> Any:
+    """``message`` serialised and parsed back: exactly what the other end of a stream gets."""
+    return type(message).FromString(message.SerializeToString())
 
 
 class InProcessSeat:
-    """A Python :class:`Bot` called directly. It receives what a remote bot receives: asked
-    with :meth:`ask_local`, the very request the SDK would decode, built without protobuf
-    (the fast path, proven equal to the wire's by a test); asked with :meth:`ask`, through
-    a protobuf round trip."""
+    """A Python :class:`Bot` called directly. It receives what a remote bot receives: built
+    without protobuf by default, or through a protobuf round trip with ``over_wire`` (what
+    ``arena check-bot`` uses, and what the tests compare the fast path with)."""
 
-    local = True
     wants_accepted = False
     """An in-process bot is told nothing of an accepted answer (a rejection it is told)."""
+    over_wire = False
+    """Whether requests and answers go through protobuf (the default for every seat made
+    without the ``over_wire`` argument)."""
 
-    def __init__(self, bot: Bot, name: str, version: str) -> None:
+    def __init__(self, bot: Bot, name: str, version: str, *, over_wire: bool | None = None):
         self.bot = bot
         self.name = name
         self.version = version
+        if over_wire is not None:
+            self.over_wire = over_wire
         self.hello = wire.hello(bot)
         """The Hello the bot would send over gRPC: its games and declarations come from it."""
-        self._request: pb.DecisionRequest | Request | None = None
+        self.games = tuple(self.hello.games)
+        self._game: Game[Any, Any, Any] | None = None
+        self._request: Request | None = None
         self._spent = 0.0
         self._match: MatchInfo | None = None
         """The current match (from its MatchStart), as a remote SDK keeps it."""
@@ -74,44 +133,50 @@ class InProcessSeat:
         """What the bot declares for ``game`` (read back from its Hello, as for a remote bot)."""
         return envelope.declarations_from_hello(game, self.hello)
 
-    async def start(self, message: pb.MatchStart) -> str | None:
+    async def start(self, start: Start) -> str | None:
         """Deliver MatchStart; returns a fault detail if the bot raised."""
-        received = pb.MatchStart.FromString(message.SerializeToString())
+        self._game = start.game
         try:
-            self._match = wire.match_info(received)
+            self._match = wire.match_info(_round_trip(start_to_pb(start)))
             self.bot.start(self._match)
         except Exception as exc:
             return f"start raised {exc!r}"
         return None
 
-    async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply:
-        self._request = request
+    async def ask(self, ask: Ask, timeout: float | None) -> Reply:
         self._spent = 0.0
-        return self._call(request)
+        if self.over_wire:
+            self._request = wire.request(_round_trip(ask_to_pb(ask)), self._match)
+        else:  # the same request, handed over without protobuf
+            fields = envelope.local_request_fields(
+                ask.game,
+                seat=ask.seat,
+                request_id=ask.request_id,
+                kind=ask.kind,
+                view=ask.view,
+                options=ask.options,
+                listed=ask.listed,
+                deadline_ms=ask.deadline_ms,
+                time_bank_ms=ask.time_bank_ms,
+                events=ask.events,
+            )
+            self._request = Request(**fields)
+        return self._call()
 
-    async def ask_local(self, fields: dict[str, Any], timeout: float | None) -> Reply:
-        self._request = Request(**fields)
-        self._spent = 0.0
-        return self._call(self._request)
-
-    async def retry(self, result: pb.ActionResult, timeout: float | None) -> Reply:
+    async def retry(self, result: Result, timeout: float | None) -> Reply:
         """After a rejection, ask the bot again (it is told why through ``rejected``)."""
-        assert self._request is not None
         try:
             self.bot.rejected(result.reason)
         except Exception as exc:
             return Reply(fault="crash", detail=f"rejected() raised {exc!r}")
-        return self._call(self._request)
+        return self._call()
 
-    def _call(self, request: pb.DecisionRequest | Request) -> Reply:
-        if isinstance(request, Request):
-            sdk_request = request
-        else:
-            received = pb.DecisionRequest.FromString(request.SerializeToString())
-            sdk_request = wire.request(received, self._match)
+    def _call(self) -> Reply:
+        request, game = self._request, self._game
+        assert request is not None and game is not None, "asked before the match started"
         started = time.perf_counter()
         try:
-            answer = self.bot.choose(sdk_request)
+            answer = self.bot.choose(request)
         except Exception as exc:
             return Reply(
                 elapsed=self._spent + time.perf_counter() - started,
@@ -121,18 +186,17 @@ class InProcessSeat:
         # Time is cumulative over retries of one request, as for a remote bot.
         elapsed = self._spent = self._spent + time.perf_counter() - started
         debug = self.bot.take_debug()
-        if sdk_request is request:
-            return Reply(local=True, value=answer, elapsed=elapsed, debug=debug)
+        if not self.over_wire:
+            return read_answer(game, envelope.local_answer, answer, elapsed, debug)
         try:
-            message = envelope.answer_to_pb(sdk_request.game, sdk_request.request_id, answer)
+            message = envelope.answer_to_pb(request.game, request.request_id, answer)
         except (ArenaError, TypeError, ValueError, AttributeError) as exc:
             return Reply(
                 elapsed=elapsed, illegal=f"malformed answer {answer!r}: {exc}", debug=debug
             )
-        sent = pb.Action.FromString(message.SerializeToString())
-        return Reply(answer=sent, elapsed=elapsed, debug=debug)
+        return read_answer(game, envelope.answer_from_pb, _round_trip(message), elapsed, debug)
 
-    def accepted(self, result: pb.ActionResult) -> None:
+    def accepted(self, result: Result) -> None:
         if not result.accepted:  # the rejection that forfeits the seat: no retry follows
             try:
                 self.bot.rejected(result.reason)
@@ -145,9 +209,9 @@ class InProcessSeat:
     def stop_reading(self) -> None:
         return None
 
-    async def end(self, message: pb.MatchEnd) -> None:
+    async def end(self, end: End) -> None:
         try:
-            self.bot.finish(envelope.match_end_to_dict(message))
+            self.bot.finish(envelope.match_end_to_dict(end_to_pb(end)))
         except Exception:  # the result is final; a failing clean-up changes nothing
             return
 
@@ -157,11 +221,6 @@ class InProcessSeat:
 
 class RemoteSeat:
     """A bot process connected over a Play stream."""
-
-    local = False
-
-    async def ask_local(self, fields: dict[str, Any], timeout: float | None) -> Reply:
-        raise TypeError("a remote seat is asked with protobuf messages (ask)")
 
     def __init__(self, session: Session, process: BotProcess | None, name: str) -> None:
         self.session = session
@@ -181,17 +240,27 @@ class RemoteSeat:
         self._sent: set[int] = set()
         """Wire ids sent in this match (the match's own requests, so bounded by its length)."""
         self._current = -1
+        self._game: Game[Any, Any, Any] | None = None
+        self._match_start: pb.MatchStart | None = None
+        """This match's MatchStart as sent (a lobby seat sends it again to a new stream)."""
+        self._request: pb.DecisionRequest | None = None
+        """The request last sent, with its id on the wire."""
         self._started = 0.0
         self._idle_debug: list[str] = []
         self.timed_out = False
         """Whether a request went unanswered past its time in this match: the process may
         still be busy with it (or be frozen), so it should not be handed another match as is."""
 
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The games its Hello lists (none: a bot of before games were declared)."""
+        return tuple(self.hello.games)
+
     def declarations(self, game: str) -> dict[str, Any]:
         """What the bot declared for ``game`` in its Hello."""
         return envelope.declarations_from_hello(game, self.hello)
 
-    async def start(self, message: pb.MatchStart) -> str | None:
+    async def start(self, start: Start) -> str | None:
         # Late messages from a previous match on this stream belong to that match (and what
         # came after it was over is read now: late answers have old ids and are ignored).
         self.session.inbox.discard()
@@ -199,7 +268,10 @@ class RemoteSeat:
         self._offset = self._highest
         self._sent.clear()
         self.timed_out = False
-        self.session.send(pb.RefereeMessage(match_start=message))
+        self._game = start.game
+        self._request = None
+        self._match_start = start_to_pb(start)
+        self.session.send(pb.RefereeMessage(match_start=self._match_start))
         return None
 
     def _wire_id(self, request_id: int) -> int:
@@ -210,9 +282,10 @@ class RemoteSeat:
         """Whether ``wire_id`` went to this seat: in an earlier match, or in this one."""
         return 0 < wire_id <= self._offset or wire_id in self._sent
 
-    async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply:
-        message = pb.RefereeMessage(decision=request)  # a copy: the caller's id stays
-        wire_id = message.decision.request_id = self._wire_id(request.request_id)
+    async def ask(self, ask: Ask, timeout: float | None) -> Reply:
+        request = self._request = ask_to_pb(ask)
+        wire_id = request.request_id = self._wire_id(ask.request_id)
+        message = pb.RefereeMessage(decision=request)
         self._current = wire_id
         self._sent.add(wire_id)
         self._highest = max(self._highest, wire_id)
@@ -220,16 +293,16 @@ class RemoteSeat:
         self.session.send(message)
         return await self._wait(timeout)
 
-    def _result(self, result: pb.ActionResult) -> pb.RefereeMessage:
-        message = pb.RefereeMessage(action_result=result)
+    def _result(self, result: Result) -> pb.RefereeMessage:
+        message = pb.RefereeMessage(action_result=result_to_pb(result))
         message.action_result.request_id = self._wire_id(result.request_id)
         return message
 
-    async def retry(self, result: pb.ActionResult, timeout: float | None) -> Reply:
+    async def retry(self, result: Result, timeout: float | None) -> Reply:
         self.session.send(self._result(result))
         return await self._wait(timeout)
 
-    def accepted(self, result: pb.ActionResult) -> None:
+    def accepted(self, result: Result) -> None:
         """Send the result, unless it is an acceptance and the bot's Hello said it needs none."""
         if result.accepted and self._skip_accepted:
             return
@@ -288,7 +361,8 @@ class RemoteSeat:
                     debug=debug,
                     detail=f"answer to request {rid}, which was never sent to this seat",
                 )
-            return Reply(answer=message.action, elapsed=elapsed, debug=debug)
+            assert self._game is not None, "an answer before the match started"
+            return read_answer(self._game, envelope.answer_from_pb, message.action, elapsed, debug)
 
     async def _rejoined(self, closed: Closed, left: float | None) -> bool:
         """Whether to keep waiting for the answer after the stream ended (``closed``) with
@@ -331,8 +405,8 @@ class RemoteSeat:
             return f"{kind or 'empty'} message sent while no decision was asked of this seat"
         return None
 
-    async def end(self, message: pb.MatchEnd) -> None:
-        self.session.send(pb.RefereeMessage(match_end=message))
+    async def end(self, end: End) -> None:
+        self.session.send(pb.RefereeMessage(match_end=end_to_pb(end)))
 
     def stop_reading(self) -> None:
         """The match needs nothing more from this seat: read nothing more until the next

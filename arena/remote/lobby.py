@@ -22,7 +22,7 @@ import grpc
 
 from arena.catalog.remote import TOKEN_PREFIX, hash_token
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
-from arena.referee.seats import RemoteSeat, Reply
+from arena.referee.seats import RemoteSeat
 from arena.referee.server import Closed, Refused, Registry, Session
 
 log = logging.getLogger("arena.serve")
@@ -194,17 +194,6 @@ class LobbySeat(RemoteSeat):
         super().__init__(session, None, bot)
         self.bot = bot
         self.lobby = lobby
-        self._match_start: pb.MatchStart | None = None
-        self._request: pb.DecisionRequest | None = None
-
-    async def start(self, message: pb.MatchStart) -> str | None:
-        self._match_start = message
-        self._request = None
-        return await super().start(message)
-
-    async def ask(self, request: pb.DecisionRequest, timeout: float | None) -> Reply:
-        self._request = request
-        return await super().ask(request, timeout)
 
     async def _rejoined(self, closed: Closed, left: float | None) -> bool:
         """Wait the clock's ``left`` seconds for the bot to dial in again; then take its new

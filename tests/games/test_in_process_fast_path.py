@@ -1,7 +1,7 @@
 """The in-process fast path gives a bot exactly what the wire gives it.
 
-An in-process seat is asked without protobuf (``InProcessSeat.ask_local``); the same seat
-with ``local = False`` is asked the wire's way, a protobuf round trip per request and per
+An in-process seat is asked without protobuf; the same seat with ``over_wire`` is asked the
+wire's way, a protobuf round trip per request and per
 answer. On the same seeds both must hand every bot equal requests (kind, seat, view,
 options, choices, events, ids, clocks), take the same answers the same way — accepted or
 rejected with the same reason, odd and malformed answers included — and end in the same
@@ -34,7 +34,7 @@ CLOCK = TimeControl(move_time=30.0, time_bank=60.0)
 class WireSeat(InProcessSeat):
     """The same in-process bot, asked the wire's way (protobuf both ways)."""
 
-    local = False
+    over_wire = True
 
 
 class Recording(Bot):

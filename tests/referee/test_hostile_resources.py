@@ -24,12 +24,12 @@ import grpc
 import pytest
 
 from arena.games.classic import ClassicConfig
+from arena.games.classic.actions import Claim
 from arena.games.classic.game import ClassicGame
-from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol.envelope import PROTOCOL_VERSION
 from arena.referee.match import check_answer
-from arena.referee.seats import Reply
+from arena.referee.messages import Reply
 from arena.referee.server import (
     MAX_CONNECTIONS,
     MAX_HANDSHAKES,
@@ -54,6 +54,7 @@ import json, sys
 from pathlib import Path
 from arena.catalog import read_spec
 from arena.games.classic import ClassicConfig
+from arena.games.classic.actions import Claim
 from arena.games.classic.game import ClassicGame
 from arena.referee import local
 from arena.referee.match import TimeControl
@@ -383,7 +384,7 @@ def test_an_answer_the_game_fails_on_is_rejected_not_a_failed_match(monkeypatch)
         raise KeyError("no such territory")
 
     monkeypatch.setattr(game, "check", broken_check)
-    answer = pb.Action(request_id=1, classic=cpb.ClassicAction(kind="claim", territory=7))
+    answer = Claim(7)
     options = game.legal_options(state, seat)
     action, _, reason = check_answer(
         game, state, seat, decision.kind, Reply(answer=answer), options

@@ -47,6 +47,7 @@ from arena.protocol import envelope
 from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.match import TimeControl, play_match, run_match
+from arena.referee.messages import Ask, Reply, Result, Start
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.referee.server import (
     MAX_MESSAGE_BYTES,
@@ -657,9 +658,19 @@ def _remote() -> tuple[RemoteSeat, Session]:
     return RemoteSeat(session, None, ""), session
 
 
-def _answer(reply: Any) -> Any:
-    """The answer a seat's reply carries, decoded as the match decodes it (None if none)."""
-    return None if reply.answer is None else envelope.answer_from_pb(CLASSIC, reply.answer)
+def _answer(reply: Reply) -> Any:
+    """The answer a seat's reply carries, as the game reads it (None if none)."""
+    return reply.answer
+
+
+_CLAIMING = CLASSIC.new_game(1)
+"""A game at its first claim: the position the unit requests ask about."""
+_CLAIMER = CLASSIC.decision(_CLAIMING).seats[0]
+
+
+def _start(match_id: str) -> Start:
+    names = ["a", "b", "c"]
+    return Start(CLASSIC, match_id, _CLAIMER, names, bot_seed=1, move_time_ms=0, time_bank_ms=0)
 
 
 def _action(request_id: int, index: int = 0) -> pb.BotMessage:
@@ -670,8 +681,10 @@ def _debug(text: str) -> pb.BotMessage:
     return pb.BotMessage(debug=pb.DebugText(text=text))
 
 
-def _request(request_id: int) -> pb.DecisionRequest:
-    return pb.DecisionRequest(request_id=request_id, match_id="m", kind="claim")
+def _request(request_id: int) -> Ask:
+    view = CLASSIC.view(_CLAIMING, _CLAIMER)
+    options = CLASSIC.legal_options(_CLAIMING, _CLAIMER)
+    return Ask(CLASSIC, "m", _CLAIMER, request_id, "claim", view, options, 0, 0, [])
 
 
 @pytest.mark.parametrize(
@@ -693,7 +706,7 @@ def _request(request_id: int) -> pb.DecisionRequest:
 def test_remote_seat_reads_one_answer_per_request(queued, answer, fault, detail, debug):
     async def main() -> None:
         seat, session = _remote()
-        await seat.start(pb.MatchStart(match_id="m"))
+        await seat.start(_start("m"))
         session.inbox.put_nowait(_action(1, 0))
         first = await seat.ask(_request(1), 1.0)
         assert _answer(first) == 0 and first.fault is None
@@ -715,23 +728,22 @@ def test_remote_seat_reads_one_answer_per_request(queued, answer, fault, detail,
 def test_remote_seat_decodes_structured_answers_and_reports_malformed_ones():
     async def main() -> None:
         seat, session = _remote()
-        await seat.start(pb.MatchStart(match_id="m"))
+        await seat.start(_start("m"))
         good = pb.Action(request_id=1, classic=cmap.action_to_pb(Claim(7)))
         session.inbox.put_nowait(pb.BotMessage(action=good))
         assert _answer(await seat.ask(_request(1), 1.0)) == Claim(7)
         bad = pb.Action(request_id=2, classic=cpb.ClassicAction(kind="trade", cards=[1, 2]))
         session.inbox.put_nowait(pb.BotMessage(action=bad))
         reply = await seat.ask(_request(2), 1.0)
-        assert reply.fault is None and reply.illegal is None  # the match decodes it: a strike
-        with pytest.raises(MalformedActionError, match="exactly 3 card ids"):
-            _answer(reply)
+        assert reply.fault is None and reply.illegal is None and reply.answer is None
+        assert "exactly 3 card ids" in (reply.unreadable or "")  # a strike, not a fault
         # A retry waits on the same clock and takes the next answer.
         session.inbox.put_nowait(_action(2, 6))
-        rejection = pb.ActionResult(request_id=2, accepted=False, reason="no", strikes=1)
+        rejection = Result(request_id=2, accepted=False, reason="no", strikes=1)
         again = await seat.retry(rejection, 1.0)
         assert _answer(again) == 6
         # The rejection that ends a seat's match is still delivered.
-        seat.accepted(pb.ActionResult(request_id=2, accepted=False, reason="last", strikes=3))
+        seat.accepted(Result(request_id=2, accepted=False, reason="last", strikes=3))
         sent = [session.outbox.get_nowait() for _ in range(session.outbox.qsize())]
         results = [m.action_result for m in sent if m.HasField("action_result")]
         assert [(r.accepted, r.reason) for r in results] == [(False, "no"), (False, "last")]
@@ -757,7 +769,7 @@ def test_remote_seat_decodes_structured_answers_and_reports_malformed_ones():
 def test_remote_seat_between_requests(queued, fault):
     async def main() -> None:
         seat, session = _remote()
-        await seat.start(pb.MatchStart(match_id="m"))
+        await seat.start(_start("m"))
         session.inbox.put_nowait(_action(1, 0))
         assert _answer(await seat.ask(_request(1), 1.0)) == 0
         for message in queued:
@@ -780,7 +792,7 @@ def test_remote_seat_between_requests(queued, fault):
 def test_remote_seat_leaves_the_end_of_the_stream_for_the_next_request():
     async def main() -> None:
         seat, session = _remote()
-        await seat.start(pb.MatchStart(match_id="m"))
+        await seat.start(_start("m"))
         session.inbox.put_nowait(_debug("bye"))
         session.inbox.put_nowait(Closed("disconnect", "the bot closed its stream"))
         assert await seat.drain() is None
@@ -795,14 +807,14 @@ def test_request_ids_on_a_stream_never_repeat_across_matches():
     # late answer to an earlier match's request is ignored, not taken for this match's.
     async def main() -> None:
         seat, session = _remote()
-        await seat.start(pb.MatchStart(match_id="m1"))
+        await seat.start(_start("m1"))
         for rid in (1, 2, 3):
             session.inbox.put_nowait(_action(rid, 0))
             assert _answer(await seat.ask(_request(rid), 1.0)) == 0
         late = await seat.ask(_request(4), 0.05)  # unanswered in time
         assert late.answer is None and late.fault is None
         assert seat.timed_out
-        await seat.start(pb.MatchStart(match_id="m2"))
+        await seat.start(_start("m2"))
         assert not seat.timed_out
         session.inbox.put_nowait(_action(4, 9))  # the late answer, now in match 2
         session.inbox.put_nowait(_action(1, 9))  # an id match 1 used, as match 2's 1st is
@@ -811,7 +823,7 @@ def test_request_ids_on_a_stream_never_repeat_across_matches():
         session.inbox.put_nowait(_action(5, 1))
         reply = await seat.ask(_request(1), 1.0)
         assert (_answer(reply), reply.fault) == (1, None), reply
-        seat.accepted(pb.ActionResult(request_id=1, accepted=True))
+        seat.accepted(Result(request_id=1, accepted=True))
         sent = [session.outbox.get_nowait() for _ in range(session.outbox.qsize())]
         wire = [m.decision.request_id for m in sent if m.HasField("decision")]
         assert wire == [1, 2, 3, 4, 5]
@@ -835,7 +847,7 @@ def test_a_stream_that_ends_before_its_process_exits_is_still_a_crash(tmp_path):
         process = await launch([sys.executable, "-c", code], tmp_path, {}, log, Limits())
         session = Session("token", pb.Hello(bot_name="unit", bot_version="1"))
         seat = RemoteSeat(session, process, "")
-        await seat.start(pb.MatchStart(match_id="m"))
+        await seat.start(_start("m"))
         session.inbox.put_nowait(Closed("disconnect", "the bot closed its stream"))
         try:
             reply = await seat.ask(_request(1), 60.0)
@@ -852,8 +864,8 @@ def test_in_process_seat_hears_the_rejection_that_ends_its_match():
     bot = Bot()
     bot.rejected = heard.append  # type: ignore[method-assign]
     seat = InProcessSeat(bot, "b", "1")
-    seat.accepted(pb.ActionResult(request_id=3, accepted=True))
-    seat.accepted(pb.ActionResult(request_id=4, accepted=False, reason="the last straw"))
+    seat.accepted(Result(request_id=3, accepted=True))
+    seat.accepted(Result(request_id=4, accepted=False, reason="the last straw"))
     assert heard == ["the last straw"]
 
 
