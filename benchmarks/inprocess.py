@@ -47,7 +47,7 @@ class WireSeat(InProcessSeat):
     """An in-process seat asked the wire's way: a protobuf round trip per request and answer
     (how every in-process seat was asked before the fast path)."""
 
-    local = False
+    over_wire = True
 
 
 _BOTS: dict[tuple[str, int], Bot] = {}

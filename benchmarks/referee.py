@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import dataclasses
 import io
 import itertools
 import json
@@ -65,7 +66,8 @@ from arena.protocol._pb.riskarena.v1 import arena_pb2_grpc
 from arena.referee import local
 from arena.referee.host import BotHost
 from arena.referee.match import MatchResult, TimeControl, play_match
-from arena.referee.seats import RemoteSeat
+from arena.referee.messages import Ask, Start
+from arena.referee.seats import RemoteSeat, ask_to_pb
 from arena.referee.server import MAX_MESSAGE_BYTES, Registry, start_server
 from arena.sandbox.isolation import detect
 from arena.sdk.bot import Answer, Bot, Request
@@ -87,9 +89,10 @@ def two_player_classic() -> Game[Any, Any, Any]:
     return load("classic").configure({}, 2)
 
 
-def mid_game_request(seed: int) -> tuple[pb.DecisionRequest, pb.Action]:
-    """A real attack DecisionRequest from the middle of a random 2-player game, and the
-    random answer given to it, built as the match loop builds them (view, options and the
+def mid_game_request(seed: int) -> tuple[Ask, pb.Action]:
+    """A real attack decision from the middle of a random 2-player game as the match loop asks
+    it of a seat, and the random answer given to it on the wire, built as the match loop
+    builds them (view, options and the
     seat's redacted events since its previous request).
 
     The game is played twice, to count the attacks and then to stop at the middle one, so
@@ -108,7 +111,7 @@ def mid_game_request(seed: int) -> tuple[pb.DecisionRequest, pb.Action]:
             events, pending[seat] = pending[seat], []
             if decision.kind == "attack" and events:
                 if attacks == stop:
-                    found.append((game.view(state, seat), options, events, action))
+                    found.append((seat, game.view(state, seat), options, events, action))
                     return attacks
                 attacks += 1
             step = game.apply(state, seat, action)
@@ -119,20 +122,20 @@ def mid_game_request(seed: int) -> tuple[pb.DecisionRequest, pb.Action]:
 
     found: list[tuple] = []
     play(play(None) // 2)
-    view, options, events, action = found[0]
-    request = envelope.request_to_pb(
+    seat, view, options, events, action = found[0]
+    ask = Ask(
         game,
+        "bench0000000",
+        seat=seat,
         request_id=1,
-        match_id="bench0000000",
         kind="attack",
         view=view,
         options=options,
         deadline_ms=int(ALLOWANCE * 1000),
         time_bank_ms=int(CONTROL.time_bank * 1000),
-        server_time_ms=int(time.time() * 1000),
         events=events,
     )
-    return request, envelope.answer_to_pb("classic", 1, action)
+    return ask, envelope.answer_to_pb("classic", 1, action)
 
 
 # ---------------------------------------------------------------- clients
@@ -277,7 +280,7 @@ async def echo_round_trips(
 
 
 async def referee_round_trips(
-    request: pb.DecisionRequest,
+    ask: Ask,
     answer: pb.Action,
     count: int,
     workdir: Path,
@@ -286,7 +289,8 @@ async def referee_round_trips(
     address: str | None = None,
     tls: tuple[Path, Path] | None = None,
 ) -> list[float]:
-    """Round trips through the referee's own path; on a unix socket, or on ``address``
+    """Round trips through the referee's own path (the seat encodes each request, sends it,
+    waits for the answer and reads it as the game's); on a unix socket, or on ``address``
     (TCP) and, with ``tls`` (certificate, key), over TLS as ``arena serve`` serves it."""
     registry = Registry()
     credentials = None
@@ -306,15 +310,15 @@ async def referee_round_trips(
         if session is None:
             raise SystemExit(f"the {client} client did not connect")
         seat = RemoteSeat(session, None, "bench")
-        template = pb.DecisionRequest()
-        template.CopyFrom(request)
+        names = ["bench0", "bench1"]
+        await seat.start(Start(ask.game, ask.match_id, ask.seat, names, 1, 0, 0))
         times = []
         for i in range(WARMUP + count):
             if i == WARMUP and profile is not None:
                 profile.enable()
-            template.request_id = i + 1
+            numbered = dataclasses.replace(ask, request_id=i + 1)
             started = time.perf_counter()
-            reply = await seat.ask(template, ALLOWANCE)
+            reply = await seat.ask(numbered, ALLOWANCE)
             times.append(time.perf_counter() - started)
             if reply.answer is None:
                 raise SystemExit(f"request {i + 1}: no answer ({reply.fault} {reply.detail})")
@@ -344,7 +348,7 @@ def make_certificate(workdir: Path) -> tuple[Path, Path] | None:
     return cert, key
 
 
-def remote_rows(request: pb.DecisionRequest, answer: pb.Action, exchanges: int) -> None:
+def remote_rows(ask: Ask, answer: pb.Action, exchanges: int) -> None:
     """A remote bot's round trip (the referee's path, minimal client in its own process) over
     TCP on loopback, without and with TLS, against the unix socket local bots use."""
     workdir = Path(tempfile.mkdtemp(prefix="arena-bench-"))
@@ -362,7 +366,7 @@ def remote_rows(request: pb.DecisionRequest, answer: pb.Action, exchanges: int) 
             for i, (_, address, cert) in enumerate(paths):
                 samples[i] += asyncio.run(
                     referee_round_trips(
-                        request, answer, share, workdir, "minimal", address=address, tls=cert
+                        ask, answer, share, workdir, "minimal", address=address, tls=cert
                     )
                 )
     finally:
@@ -557,9 +561,10 @@ def main() -> None:
         run_client(args)
         return
 
-    request, answer = mid_game_request(args.seed)
+    ask, answer = mid_game_request(args.seed)
+    request = ask_to_pb(ask)
     if args.remote_only:
-        remote_rows(request, answer, args.exchanges)
+        remote_rows(ask, answer, args.exchanges)
         return
     size = pb.RefereeMessage(decision=request).ByteSize()
     answer_size = pb.BotMessage(action=answer).ByteSize()
@@ -588,13 +593,11 @@ def main() -> None:
             samples[0] += timed
             bare_at_server += between
             samples[3] += asyncio.run(echo_round_trips(request, answer, share, workdir, "sdk"))[1]
-            samples[1] += asyncio.run(
-                referee_round_trips(request, answer, share, workdir, "minimal")
-            )
-            samples[2] += asyncio.run(referee_round_trips(request, answer, share, workdir, "sdk"))
+            samples[1] += asyncio.run(referee_round_trips(ask, answer, share, workdir, "minimal"))
+            samples[2] += asyncio.run(referee_round_trips(ask, answer, share, workdir, "sdk"))
         if profile is not None:  # a round of its own: profiling slows what it watches
             asyncio.run(
-                referee_round_trips(request, answer, args.exchanges, workdir, "minimal", profile)
+                referee_round_trips(ask, answer, args.exchanges, workdir, "minimal", profile)
             )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -682,7 +685,7 @@ def main() -> None:
         f"{before_mb:.1f} MB before it)"
     )
     isolation_rows(game, spec, args.seed)
-    remote_rows(request, answer, args.exchanges)
+    remote_rows(ask, answer, args.exchanges)
 
     if profile is not None:
         game_profile = cProfile.Profile()
