@@ -18,6 +18,7 @@ import secrets
 from typing import Any
 
 from arena import games
+from arena.catalog.entries import Entry
 from arena.catalog.manifest import bundled_bots
 from arena.errors import ConfigError
 from arena.results.store import Store
@@ -94,12 +95,12 @@ def revoke_token(store: Store, name: str) -> bool:
     return had
 
 
-def is_remote(entry: dict[str, Any]) -> bool:
+def is_remote(entry: Entry) -> bool:
     """Whether a tournament entry is a remote bot (it dials in; no folder, no command)."""
     return bool(entry.get("remote"))
 
 
-def remote_entry(store: Store, name: str, game: str) -> dict[str, Any] | None:
+def remote_entry(store: Store, name: str, game: str) -> Entry | None:
     """The tournament entry of remote bot ``name`` for ``game``, or None if it is not one."""
     found = remote_bots(store).get(name)
     if found is None:

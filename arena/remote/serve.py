@@ -30,12 +30,14 @@ from typing import Any
 
 import grpc
 
+from arena.catalog.entries import Entry
 from arena.catalog.remote import is_remote
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.referee.match import Seat
 from arena.referee.server import start_server
 from arena.remote.lobby import Lobby, LobbySeat
 from arena.results.store import Store, open_store
+from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.scheduler.tournament import Runner
 from arena.scheduler.worker import REUSABLE, MatchFailed, WorkerHost
 
@@ -72,24 +74,24 @@ class ServeHost(WorkerHost):
         """One seat per remote bot, kept across its matches (and its streams), as a worker
         keeps a bot process's seat: its request ids never repeat."""
 
-    async def play_job(self, job: dict[str, Any]) -> dict[str, Any]:
+    async def play_job(self, job: MatchSpec) -> MatchRecord:
         """One planned match, its failures told as a worker's are (see ``play_job``)."""
         try:
             return await self._play(job)
         except BotError:
             raise
         except Exception as exc:
-            log.warning("match (plan %s) failed: %s: %s", job.get("plan_index"), type(exc), exc)
+            log.warning("match (plan %s) failed: %s: %s", job.plan_index, type(exc), exc)
             raise MatchFailed(f"{type(exc).__name__}: {exc}") from None
 
-    async def _play(self, job: dict[str, Any]) -> dict[str, Any]:
-        remote = sorted({e["name"] for e in job["seats"] if is_remote(e)})
+    async def _play(self, job: MatchSpec) -> MatchRecord:
+        remote = sorted({e["name"] for e in job.seats if is_remote(e)})
         async with contextlib.AsyncExitStack() as held:
             for bot in remote:  # in name order: two matches never wait on each other
                 await held.enter_async_context(self.lobby.lock(bot))
             return await super()._play(job)
 
-    async def _seat(self, entry: dict[str, Any], label: str, startup: float) -> tuple[Any, str]:
+    async def _seat(self, entry: Entry, label: str, startup: float) -> tuple[Any, str]:
         if not is_remote(entry):
             return await super()._seat(entry, label, startup)
         bot = entry["name"]
@@ -105,7 +107,7 @@ class ServeHost(WorkerHost):
 
     async def _settle(
         self,
-        entries: list[dict[str, Any]],
+        entries: tuple[Entry, ...],
         seats: list[Seat | None],
         statuses: list[str],
         fresh: bool,
@@ -131,7 +133,7 @@ class LoopExecutor(Executor):
         self._slots: asyncio.Semaphore | None = None
         self._futures: set[Future[Any]] = set()
 
-    async def _limited(self, job: dict[str, Any]) -> dict[str, Any]:
+    async def _limited(self, job: MatchSpec) -> MatchRecord:
         if self._slots is None:  # made on the loop's thread
             self._slots = asyncio.Semaphore(self.workers)
         async with self._slots:

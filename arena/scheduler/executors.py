@@ -38,11 +38,13 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
+from arena.catalog.entries import Entry, entry_spec
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.paths import logs_home, results_home, use_logs_home
 from arena.processes import alive
 from arena.scheduler.logs import log_to_file
-from arena.scheduler.worker import MatchFailed, close_host, entry_spec, init_worker, play_job
+from arena.scheduler.records import MatchRecord, MatchSpec
+from arena.scheduler.worker import MatchFailed, close_host, init_worker, play_job
 
 log = logging.getLogger("arena.tournament")
 
@@ -397,17 +399,17 @@ class MatchActor:
         """Its node's host name, its process id and niceness (ready: its constructor ran)."""
         return socket.gethostname(), os.getpid(), os.getpriority(os.PRIO_PROCESS, 0)
 
-    def play(self, job: dict[str, Any]) -> dict[str, Any]:
+    def play(self, job: MatchSpec) -> MatchRecord:
         """Play one match (:func:`~arena.scheduler.worker.play_job`), after the setup of its
         bots on this node."""
-        for entry in job["seats"]:
+        for entry in job.seats:
             if entry["version_id"] not in self.set_up and entry.get("setup"):
                 setup_on_node(entry)
             self.set_up.add(entry["version_id"])
         return play_job(job)
 
 
-def setup_on_node(entry: dict[str, Any]) -> None:
+def setup_on_node(entry: Entry) -> None:
     """Run a bot's ``setup`` on this node unless it already ran here (its mark is in this
     node's results home): one actor at a time per node, under a lock file there, as the
     scheduler runs setups one at a time so that two `npm ci` never race."""

@@ -18,8 +18,11 @@ from types import FrameType
 from typing import Any
 
 from arena.catalog import BotSpec, version_id
+from arena.catalog.entries import plan_entry
 from arena.games.api import Game as Configured
+from arena.referee.match import TimeControl
 from arena.results.stats import Tally, sprt_decision
+from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.scheduler.worker import WorkerHost
 from arena.seeds import derive
 
@@ -53,17 +56,6 @@ def score(places: list[int], seats: tuple[str, ...]) -> float:
     return 1.0 if a < b else 0.0 if a > b else 0.5
 
 
-def _entry(spec: BotSpec) -> dict[str, Any]:
-    return {
-        "version_id": version_id(spec),
-        "name": spec.name,
-        "label": spec.version,
-        "path": str(spec.path),
-        "command": spec.command,
-        "setup": spec.setup,
-    }
-
-
 def run_series(
     a: BotSpec,
     b: BotSpec,
@@ -76,35 +68,33 @@ def run_series(
     on_game: Callable[[int, Tally], None] | None = None,
 ) -> tuple[Tally, str | None, list[dict[str, Any]]]:
     """Play the series; returns the tally, the SPRT verdict (if any) and per-game records."""
-    bots = {"A": _entry(a), "B": _entry(b)}
+    bots = {"A": plan_entry(a, version_id(a)), "B": plan_entry(b, version_id(b))}
     if filler is not None:
-        bots["filler"] = _entry(filler)
+        bots["filler"] = plan_entry(filler, version_id(filler))
     host = _SeriesHost()
     tally, verdict, played = Tally(), None, []
     with host.stopped_by_ctrl_c():
         try:
             for number, paired in enumerate(series(games, game.players, seed)):
                 result = host.play(
-                    {
-                        "tournament_id": "versus",
-                        "plan_index": number,
-                        "seed": paired.seed,
-                        "game": game.info.name,
-                        "rules": game.config(),
-                        "seats": [bots[s] for s in paired.seats],
-                        "control": control,
-                        "strike_limit": 3,
-                        "fresh_process": False,
-                    }
+                    MatchSpec(
+                        tournament_id="versus",
+                        plan_index=number,
+                        seed=paired.seed,
+                        game=game.info.name,
+                        rules=game.config(),
+                        seats=tuple(bots[s] for s in paired.seats),
+                        control=TimeControl(**control),
+                    )
                 )
-                places = [s["place"] for s in result["match"]["places"]]
+                places = result.places
                 tally = tally.add(score(places, paired.seats))
                 played.append(
                     {
                         "seed": paired.seed,
                         "seats": list(paired.seats),
                         "places": places,
-                        "statuses": [s["status"] for s in result["match"]["places"]],
+                        "statuses": result.statuses,
                     }
                 )
                 if on_game:
@@ -129,9 +119,9 @@ class _SeriesHost(WorkerHost):
     def __init__(self) -> None:
         super().__init__()
         self.interrupted = False
-        self._game: asyncio.Task[dict[str, Any]] | None = None
+        self._game: asyncio.Task[MatchRecord] | None = None
 
-    def play(self, job: dict[str, Any]) -> dict[str, Any]:
+    def play(self, job: MatchSpec) -> MatchRecord:
         if self.interrupted:
             raise KeyboardInterrupt
         self._game = self.loop.create_task(self._play(job))

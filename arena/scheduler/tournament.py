@@ -40,11 +40,13 @@ from arena.catalog import (
     run_setup,
     version_id,
 )
+from arena.catalog.entries import Entry, entry_spec, plan_entry
 from arena.catalog.remote import is_remote, remote_entry
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.games import load as load_game
 from arena.games.api import Game
 from arena.paths import logs_follow, results_home
+from arena.referee.match import TimeControl
 from arena.results.faults import FaultLimit, refuse_flagged
 from arena.results.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.results.store import Store
@@ -52,7 +54,8 @@ from arena.scheduler import executors
 from arena.scheduler.executors import stop_pool as _stop
 from arena.scheduler.logs import log_path, log_to_file
 from arena.scheduler.plan import make_plan
-from arena.scheduler.worker import MatchFailed, entry_spec, play_job
+from arena.scheduler.records import MatchRecord, MatchSpec
+from arena.scheduler.worker import MatchFailed, play_job
 from arena.seeds import new_seed
 
 log = logging.getLogger("arena.tournament")
@@ -200,7 +203,7 @@ def registered_bots(store: Store) -> dict[str, Path]:
     return {row["name"]: Path(row["path"]) for row in store.bots() if row["language"] != "remote"}
 
 
-def register(store: Store, spec: BotSpec, replace: bool = False) -> dict[str, Any]:
+def register(store: Store, spec: BotSpec, replace: bool = False) -> Entry:
     """Record a bot and its current version; the entry a plan seats.
 
     A name already registered for another folder is refused (a silent repoint would make the
@@ -220,19 +223,6 @@ def register(store: Store, spec: BotSpec, replace: bool = False) -> dict[str, An
     if spec.command is None:
         raise ConfigError(f"bot {spec.name!r} has no command: tournaments run bots as processes")
     return plan_entry(spec, vid)
-
-
-def plan_entry(spec: BotSpec, version_id: str) -> dict[str, Any]:
-    """What a plan stores of a bot version: all a worker needs to start it."""
-    return {
-        "version_id": version_id,
-        "name": spec.name,
-        "label": spec.version,
-        "path": str(spec.path),
-        "command": spec.command,
-        "setup": spec.setup,
-        "entry": spec.entry,
-    }
 
 
 class BotsCannotStart(ConfigError):
@@ -342,7 +332,7 @@ def record_new_versions(
     if found is None:
         raise ConfigError(f"no tournament {tournament_id!r} in {store.path}")
     settings = found["settings"]
-    entries: dict[str, dict[str, Any]] = settings["entries"]
+    entries: dict[str, Entry] = settings["entries"]
     start = len(store.recorded_indices(tournament_id))
     remaining = [p for p in store.planned(tournament_id) if p["plan_index"] >= start]
     seated = {v for p in remaining for v in p["seats"]}
@@ -403,24 +393,24 @@ class Progress:
     """Matches recorded before this run started (they are not part of its rate)."""
 
 
-def _job(tournament_id: str, settings: dict[str, Any], planned: dict[str, Any]) -> dict[str, Any]:
+def _job(tournament_id: str, settings: dict[str, Any], planned: dict[str, Any]) -> MatchSpec:
     entries = settings["entries"]
-    return {
-        "tournament_id": tournament_id,
-        "plan_index": planned["plan_index"],
-        "seed": planned["seed"],
-        "game": stored_game(settings),
-        "rules": settings["config"],
-        "seats": [entries[v] for v in planned["seats"]],
-        "control": {
-            "move_time": settings["move_time"],
-            "time_bank": settings["time_bank"],
-            "startup_time": settings["startup_time"],
-        },
-        "strike_limit": settings["strike_limit"],
-        "fresh_process": settings["fresh_process"],
-        "in_process": bool(settings.get("in_process")),
-    }
+    return MatchSpec(
+        tournament_id=tournament_id,
+        plan_index=planned["plan_index"],
+        seed=planned["seed"],
+        game=stored_game(settings),
+        rules=settings["config"],
+        seats=tuple(entries[v] for v in planned["seats"]),
+        control=TimeControl(
+            move_time=settings["move_time"],
+            time_bank=settings["time_bank"],
+            startup_time=settings["startup_time"],
+        ),
+        strike_limit=settings["strike_limit"],
+        fresh_process=settings["fresh_process"],
+        in_process=bool(settings.get("in_process")),
+    )
 
 
 def _pool(store: Store, pool: str) -> RatingBook:
@@ -520,7 +510,7 @@ class Runner:
         earlier one): this bounds the outcomes, with their replays, held in memory."""
         self.on_progress = on_progress
         self.started = time.time()
-        self.results: dict[int, dict[str, Any]] = {}
+        self.results: dict[int, MatchRecord] = {}
         self.recorded = self.next_index
         """Matches recorded so far (the rater may be ahead: it rates before they are written)."""
         self._beaten = 0.0
@@ -590,7 +580,7 @@ class Runner:
         """
         executor = self._executor()
         queue = deque(todo)
-        in_flight: dict[Future[dict[str, Any]], dict[str, Any]] = {}
+        in_flight: dict[Future[MatchRecord], dict[str, Any]] = {}
         try:
             while True:
                 while (
@@ -642,65 +632,61 @@ class Runner:
             self.store.heartbeat(self.id)
             self._beaten = now
 
-    def _receive(self, outcome: dict[str, Any]) -> None:
-        index = outcome["plan_index"]
+    def _receive(self, outcome: MatchRecord) -> None:
+        index = outcome.plan_index
         self.results[index] = outcome
-        match = outcome["match"]
-        places = [s["place"] for s in match["places"]]
-        statuses = [s["status"] for s in match["places"]]
         entries = self.plan[index]["seats"]
         for applied_index, changes in self.rater.submit(
-            index, self.pool, entries, places, statuses, out_order=outcome["out_order"]
+            index,
+            self.pool,
+            entries,
+            outcome.places,
+            outcome.statuses,
+            out_order=list(outcome.out_order),
         ):
             self._record(applied_index, changes)
 
     def _record(self, index: int, changes: list[Any]) -> None:
         outcome = self.results.pop(index)
-        match = outcome["match"]
         entries = self.plan[index]["seats"]
         for change in changes:
             self.games[change.entry] = self.games.get(change.entry, 0) + 1
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(outcome["finished_at"]))
-        begun = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(outcome["started_at"]))
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(outcome.finished_at))
+        begun = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(outcome.started_at))
         self.store.record_match(
             {
-                "id": match["match_id"],
+                "id": outcome.match_id,
                 "tournament_id": self.id,
                 "plan_index": index,
                 "game": self.game_name,
                 "pool": self.pool,
-                "rules": match["rules"],
-                "seed": match["seed"],
-                "end_reason": match["end"],
-                "winner_seat": match["winner"],
-                "turns": match["turns"],
-                "rounds": match["rounds"],
-                "decisions": match["decisions"],
+                "rules": outcome.rules,
+                "seed": outcome.seed,
+                "end_reason": outcome.end_reason,
+                "winner_seat": outcome.winner,
+                "turns": outcome.turns,
+                "rounds": outcome.rounds,
+                "decisions": outcome.decisions,
                 "started_at": begun,
                 "finished_at": stamp,
                 "seat_count": len(entries),
-                "out_order": outcome["out_order"],
+                "out_order": list(outcome.out_order),
             },
             [
                 {
-                    "seat": s["seat"],
-                    "version_id": entries[s["seat"]],
-                    "bot": s["bot"],
-                    "place": s["place"],
-                    "status": s["status"],
-                    "strikes": s["strikes"],
-                    "think_ms_p50": t["think_ms_p50"],
-                    "think_ms_p99": t["think_ms_p99"],
-                    "log": log,
+                    "seat": s.seat,
+                    "version_id": entries[s.seat],
+                    "bot": s.bot,
+                    "place": s.place,
+                    "status": s.status,
+                    "strikes": s.strikes,
+                    "think_ms_p50": s.think_ms_p50,
+                    "think_ms_p99": s.think_ms_p99,
+                    "log": s.log,
                 }
-                for s, t, log in zip(
-                    match["places"],
-                    outcome["think"],
-                    outcome.get("logs") or [None] * len(entries),
-                    strict=True,
-                )
+                for s in outcome.seats
             ],
-            outcome["replay"],
+            outcome.replay,
             [
                 {
                     "pool": self.pool,

@@ -35,15 +35,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.catalog import BotSpec, load_bot
+from arena.catalog import load_bot
+from arena.catalog.entries import Entry, entry_spec
 from arena.errors import BotError
 from arena.games import load as load_game
 from arena.paths import logs_dir
 from arena.referee.host import BotHost
-from arena.referee.match import Seat, TimeControl, run_match
+from arena.referee.match import Seat, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.results.store import compress_replay
 from arena.sandbox.resources import raise_open_files_limit
+from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
 
@@ -94,20 +96,6 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-def entry_spec(entry: dict[str, Any]) -> BotSpec:
-    """The bot spec of a tournament entry (what :func:`arena.scheduler.tournament.register` stored)."""
-    return BotSpec(
-        name=entry["name"],
-        path=Path(entry["path"]),
-        version=entry["label"],
-        language="",
-        description="",
-        entry=entry.get("entry"),
-        command=entry["command"],
-        setup=entry.get("setup"),
-    )
-
-
 class WorkerHost:
     """The per-process referee server and the idle bot sessions, by bot version."""
 
@@ -119,7 +107,7 @@ class WorkerHost:
         self.loadable: dict[str, bool] = {}
         """Per bot version: whether it plays in-process here (its class loaded once)."""
 
-    def play(self, job: dict[str, Any]) -> dict[str, Any]:
+    def play(self, job: MatchSpec) -> MatchRecord:
         return self.loop.run_until_complete(self._play(job))
 
     def close(self) -> None:
@@ -161,7 +149,7 @@ class WorkerHost:
                 seat.process.log_path,
             )
 
-    async def _seat(self, entry: dict[str, Any], label: str, startup: float) -> tuple[Any, str]:
+    async def _seat(self, entry: Entry, label: str, startup: float) -> tuple[Any, str]:
         waiting = self.idle.get(entry["version_id"], [])
         while waiting:
             seat = waiting.pop()
@@ -170,12 +158,12 @@ class WorkerHost:
             await self._release(seat)
         return await self.host.connect(entry_spec(entry), label, startup)
 
-    def _in_process(self, entry: dict[str, Any]) -> InProcessSeat | None:
+    def _in_process(self, entry: Entry) -> InProcessSeat | None:
         """A fresh in-process seat of the entry's bot, or None when it plays as a process."""
         bot = self._fresh_bot(entry)
         return None if bot is None else InProcessSeat(bot, entry["name"], entry["label"])
 
-    def _fresh_bot(self, entry: dict[str, Any]) -> Bot | None:
+    def _fresh_bot(self, entry: Entry) -> Bot | None:
         """A new instance of the bot's class (its module imported once per worker), or None:
         no ``entry``, or it cannot be loaded (its process then fails, or plays, as without
         ``in_process``, so the records are the same either way)."""
@@ -203,13 +191,13 @@ class WorkerHost:
             settle_heap()  # its module is new to this worker
         return bot
 
-    async def _play(self, job: dict[str, Any]) -> dict[str, Any]:
-        control = TimeControl(**job["control"])
-        game = load_game(job.get("game", "classic")).from_config(job["rules"])
-        entries = job["seats"]
-        tag = f"{job['tournament_id']}-{job['plan_index']}"
+    async def _play(self, job: MatchSpec) -> MatchRecord:
+        control = job.control
+        game = load_game(job.game).from_config(job.rules)
+        entries = job.seats
+        tag = f"{job.tournament_id}-{job.plan_index}"
         labels = [f"{tag}-seat{i}-{Path(e['path']).name}" for i, e in enumerate(entries)]
-        local = [self._in_process(e) if job.get("in_process") else None for e in entries]
+        local = [self._in_process(e) if job.in_process else None for e in entries]
         starts = await asyncio.gather(
             *(
                 self._seat(e, labels[i], control.startup_time)
@@ -236,15 +224,15 @@ class WorkerHost:
         with tempfile.TemporaryDirectory(prefix="arena-replay-") as tmp:
             replay_path = Path(tmp) / "replay.jsonl"
             try:
-                with _printed_to_log(job["tournament_id"], any(local)):
+                with _printed_to_log(job.tournament_id, any(local)):
                     result = await run_match(
                         game,
                         seats,
-                        job["seed"],
+                        job.seed,
                         names,
                         control,
                         replay_path,
-                        job["strike_limit"],
+                        job.strike_limit,
                         absent=absent,
                     )
             except BaseException:
@@ -252,29 +240,21 @@ class WorkerHost:
                 raise
             replay = replay_path.read_bytes()
         statuses = [s.status for s in result.seats]
-        await self._settle(entries, seats, statuses, job.get("fresh_process", False))
+        await self._settle(entries, seats, statuses, job.fresh_process)
         log.info(
             "match %s (plan %s) %s: %s",
             result.match_id,
-            job["plan_index"],
+            job.plan_index,
             result.end,
             ", ".join(f"{s.bot} {s.place} {s.status}" for s in result.seats),
         )
-        return {
-            "plan_index": job["plan_index"],
-            "match": result.to_dict(),
-            "out_order": list(result.out_order),
-            "think": [s.timing() for s in result.seats],
-            "started_at": started,
-            "finished_at": time.time(),
-            "replay": compress_replay(replay),  # here, in parallel, not in the scheduler
-            "logs": logs,
-            "worker": os.getpid(),
-        }
+        times = (started, time.time())
+        # the replay is compressed here, in parallel, not in the scheduler
+        return MatchRecord.of(job, result, logs, times, compress_replay(replay), os.getpid())
 
     async def _settle(
         self,
-        entries: list[dict[str, Any]],
+        entries: tuple[Entry, ...],
         seats: list[Seat | None],
         statuses: list[str],
         fresh: bool,
@@ -333,7 +313,7 @@ def _printed_to_log(tournament_id: str, capture: bool) -> Iterator[None]:
 _HOST: WorkerHost | None = None
 
 
-def play_job(job: dict[str, Any]) -> dict[str, Any]:
+def play_job(job: MatchSpec) -> MatchRecord:
     """Entry point of a worker task: play one planned match.
 
     A bot that cannot be started is a :class:`BotError` (the tournament cannot go on with
@@ -350,7 +330,7 @@ def play_job(job: dict[str, Any]) -> dict[str, Any]:
     except Exception as exc:
         log.warning(
             "match (plan %s) failed: %s: %s",
-            job.get("plan_index"),
+            job.plan_index,
             type(exc).__name__,
             exc,
         )

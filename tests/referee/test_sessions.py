@@ -11,14 +11,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from arena.catalog.entries import Entry, plan_entry
 from arena.games.classic.game import ClassicGame
-from arena.referee.match import play_match, run_match
+from arena.referee.match import TimeControl, play_match, run_match
 from arena.results.ratings import OrderedRater, RatingBook, ranks_from_result
-from arena.scheduler.tournament import plan_entry
+from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.scheduler.worker import WorkerHost
 from arena.sdk import Answer, Bot, Request
 from arena.statuses import SeatStatus
@@ -31,21 +31,20 @@ EASY = {"move_time": 1.0, "time_bank": 5.0, "startup_time": 60.0}
 """Clocks a bot that answers at once never comes near, even on a loaded machine."""
 
 
-def _job(index: int, seats: list[dict[str, Any]], control: dict[str, float]) -> dict[str, Any]:
-    return {
-        "tournament_id": "t",
-        "plan_index": index,
-        "seed": 7 + index,
-        "rules": rules_for(len(seats), max_rounds=6).config.to_dict(),
-        "seats": seats,
-        "control": control,
-        "strike_limit": 3,
-        "fresh_process": False,
-    }
+def _job(index: int, seats: list[Entry], control: dict[str, float]) -> MatchSpec:
+    return MatchSpec(
+        tournament_id="t",
+        plan_index=index,
+        seed=7 + index,
+        game="classic",
+        rules=rules_for(len(seats), max_rounds=6).config.to_dict(),
+        seats=tuple(seats),
+        control=TimeControl(**control),
+    )
 
 
-def _statuses(outcome: dict[str, Any]) -> list[str]:
-    return [s["status"] for s in outcome["match"]["places"]]
+def _statuses(outcome: MatchRecord) -> list[str]:
+    return outcome.statuses
 
 
 @pytest.fixture
@@ -152,13 +151,13 @@ def test_a_worker_match_whose_seats_all_fail_to_connect_is_rated(out, worker, mo
     outcome = worker.play(_job(0, seats, quick))
     statuses = _statuses(outcome)
     assert statuses == ["INIT_FAIL", "INIT_FAIL"]
-    places = [s["place"] for s in outcome["match"]["places"]]
+    places = outcome.places
     # What the scheduler does with every outcome (it raised ValueError here).
     rater = OrderedRater()
     applied = rater.submit(
-        0, "pool", ["n0", "n1"], places, statuses, out_order=outcome["out_order"]
+        0, "pool", ["n0", "n1"], places, statuses, out_order=list(outcome.out_order)
     )
     assert [index for index, _ in applied] == [0]
-    assert outcome["out_order"] == [0, 1]
+    assert outcome.out_order == (0, 1)
     worker.close()
     assert_all_gone(_pids(out))
