@@ -85,8 +85,8 @@ def test_a_bot_that_timed_out_starts_its_next_match_afresh(out, worker, monkeypa
     assert _statuses(first) == ["TIMEOUT", "OK"]
     (out / "slow").unlink(missing_ok=True)
     second = worker.play(_job(1, seats, EASY))
-    assert _statuses(second) == ["OK", "OK"], second["match"]
-    assert b"PROTOCOL" not in second["replay"].decompressed()
+    assert _statuses(second) == ["OK", "OK"], second
+    assert b"PROTOCOL" not in second.replay.decompressed()
     assert len(_pids(out)) == 2, "the sleeper's process was restarted for match 2"
     worker.close()  # SIGKILL ends a frozen process too
     assert_all_gone(_pids(out))

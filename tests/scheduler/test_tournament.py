@@ -33,6 +33,8 @@ from typing import Any
 import pytest
 
 from arena.catalog import find_bot
+from arena.results.store import compress_replay
+from arena.scheduler.records import MatchRecord, MatchSpec, SeatRecord
 from tests.node import set_up_js_bot
 
 ARENA = str(Path(sys.executable).with_name("arena"))
@@ -825,7 +827,7 @@ def test_the_scheduler_holds_a_bounded_number_of_matches() -> None:
         def __init__(self, runner: scheduler_module.Runner) -> None:
             self.runner = runner
             self.submitted = 0
-            self.held: list[tuple[Future, dict[str, Any]]] = []  # type: ignore[type-arg]
+            self.held: list[tuple[Future, MatchSpec]] = []  # type: ignore[type-arg]
             self.peaks = [0, 0]
 
         def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:  # type: ignore[type-arg]
@@ -835,7 +837,7 @@ def test_the_scheduler_holds_a_bounded_number_of_matches() -> None:
             outstanding = self.submitted - CountingFuture.taken
             unrecorded = self.submitted - self.runner.written
             self.peaks = [max(self.peaks[0], outstanding), max(self.peaks[1], unrecorded)]
-            if job["plan_index"] == 0:
+            if job.plan_index == 0:
                 self.held.append((future, job))
             else:
                 future.set_result(_fake_outcome(job))
@@ -893,37 +895,41 @@ def test_stopping_the_pool_leaves_no_thread_to_race_the_interpreter_exit() -> No
     assert all(f.done() for f in futures)
 
 
-def _fake_outcome(job: dict[str, Any]) -> dict[str, Any]:
+def _fake_outcome(job: MatchSpec) -> MatchRecord:
     """What a worker returns for a match, without playing one: seat 0 wins."""
-    seats = job["seats"]
-    return {
-        "plan_index": job["plan_index"],
-        "match": {
-            "match_id": f"fake-{job['tournament_id']}-{job['plan_index']}",
-            "rules": job["rules"],
-            "seed": job["seed"],
-            "end": "domination",
-            "winner": 0,
-            "turns": 10,
-            "rounds": 5,
-            "decisions": 40,
-            "places": [
-                {
-                    "seat": i,
-                    "bot": e["name"],
-                    "place": 1 if i == 0 else 2,
-                    "status": "OK",
-                    "strikes": 0,
-                }
-                for i, e in enumerate(seats)
-            ],
-        },
-        "out_order": list(range(len(seats) - 1, 0, -1)),
-        "think": [{"think_ms_p50": 1.0, "think_ms_p99": 2.0} for _ in seats],
-        "started_at": time.time(),
-        "finished_at": time.time(),
-        "replay": b'{"type":"decision","seat":0}\n' * 100,
-    }
+    seats = tuple(
+        SeatRecord(
+            seat=i,
+            bot=e["name"],
+            version=e["label"],
+            place=1 if i == 0 else 2,
+            status="OK",
+            strikes=0,
+            decisions=20,
+            think_ms_p50=1.0,
+            think_ms_p99=2.0,
+            log=None,
+        )
+        for i, e in enumerate(job.seats)
+    )
+    return MatchRecord(
+        plan_index=job.plan_index,
+        match_id=f"fake-{job.tournament_id}-{job.plan_index}",
+        game=job.game,
+        seed=job.seed,
+        rules=job.rules,
+        end_reason="domination",
+        winner=0,
+        turns=10,
+        rounds=5,
+        decisions=40,
+        seats=seats,
+        out_order=tuple(range(len(seats) - 1, 0, -1)),
+        started_at=time.time(),
+        finished_at=time.time(),
+        replay=compress_replay(b'{"type":"decision","seat":0}\n' * 100),
+        worker=0,
+    )
 
 
 # ------------------------------------------------ forfeits: live ratings equal a rebuild
