@@ -35,7 +35,7 @@ def test_bot_finishes_every_variant_without_strikes(name, players, options):
     result = play_match(game_of(rules), bots, seed=11)
     seat = result.seats[0]
     assert (seat.status, seat.strikes) == ("OK", 0)
-    assert result.end in ("domination", "mission", "capitals", "round_limit")
+    assert result.end_reason in ("domination", "mission", "capitals", "round_limit")
 
 
 def test_aggressive_beats_random_most_of_the_time():

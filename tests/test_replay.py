@@ -84,7 +84,7 @@ def test_replay_verifies(tmp_path: Path, players: int, options: dict[str, str]) 
 @BOTH_PATHS
 def test_full_length_match_verifies(tmp_path: Path) -> None:
     result, path = play(tmp_path, 3, seed=5)
-    assert result.end in ("domination", "round_limit")
+    assert result.end_reason in ("domination", "round_limit")
     assert verify(path).ok
 
 
@@ -117,14 +117,14 @@ def test_replay_records_match_the_result(tmp_path: Path) -> None:
     final = records[-1]
     assert final["places_by_seat"] == [s.place for s in result.seats]
     assert final["winner"] == result.winner
-    assert final["end"] == result.end
+    assert final["end"] == result.end_reason
     assert final["turns"] == result.turns and final["rounds"] == result.rounds
     assert final["statuses"] == [s.status for s in result.seats]
     assert final["strikes"] == [s.strikes for s in result.seats]
     game_over = decisions[-1]["events"][-1]
     assert game_over["type"] == "game_over"
     assert game_over["places"] == final["places_by_seat"]
-    assert game_over["winner"] == result.winner and game_over["reason"] == result.end
+    assert game_over["winner"] == result.winner and game_over["reason"] == result.end_reason
     # The match result agrees with the engine's final state.
     assert result.final.places == tuple(final["places_by_seat"])
     assert result.to_dict()["places"] == [s.to_dict() for s in result.seats]

@@ -54,7 +54,7 @@ def test_strong_plays_every_variant_without_a_strike(variant):
     result = play_match(_game(players, options), bots, seed=players * 101 + len(options))
     seat = result.seats[0]
     assert (seat.status, seat.strikes) == (SeatStatus.OK, 0), seat.detail
-    assert result.end is not None
+    assert result.end_reason is not None
 
 
 def test_a_node_budget_makes_the_search_replayable():

@@ -170,7 +170,7 @@ def test_v1_javascript_bots_play_against_the_referee(
         assert (seat.status, seat.strikes) == ("OK", 0), (seat.to_dict(), seat.detail)
         assert seat.think_ms, f"seat {seat.seat} was never asked anything"
     assert [s.bot for s in result.seats] == bots
-    assert result.end in ENDS
+    assert result.end_reason in ENDS
     assert result.rules["mode"] == mode
     check = verify(replay)
     assert check.ok, check.message

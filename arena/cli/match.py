@@ -166,12 +166,12 @@ def _new_replay_path(game: str, seed: int) -> Path:
 def _ended_by(result: MatchResult) -> str:
     """Why the match ended, in words: "domination" when the last seat standing won because the
     others forfeited (not by conquest) is reported as a forfeit; ``end`` itself stays as is."""
-    if result.end == "domination" and result.winner is not None:
+    if result.end_reason == "domination" and result.winner is not None:
         others = [s for s in result.out_order if s != result.winner]
         if others and result.seats[others[-1]].status != "OK":
             last = result.seats[others[-1]]
             return f"forfeit (seat {last.seat}, {last.bot}: {last.status})"
-    return result.end
+    return result.end_reason
 
 
 _FIGURE_HEADS = {"territories": "terr."}

@@ -159,7 +159,8 @@ class MatchResult:
     winner: int | None
     progress: dict[str, int]
     """The game's counters of how far it went (:meth:`Game.progress`; classic: turns, rounds)."""
-    end: str
+    end_reason: str
+    """How the match ended (the game's word: ``domination``, ``round_limit``, …)."""
     decisions: int
     replay: str | None
     final: Any
@@ -190,7 +191,7 @@ class MatchResult:
             "turns": self.turns,
             "rounds": self.rounds,
             "progress": self.progress,
-            "end": self.end,
+            "end": self.end_reason,
             "decisions": self.decisions,
             "timing": [s.timing() for s in self.seats],
             "replay": self.replay,
@@ -376,7 +377,7 @@ class MatchRunner:
             seats=self.results,
             winner=outcome.winner,
             progress=progress,
-            end=outcome.termination,
+            end_reason=outcome.termination,
             decisions=self.decisions,
             replay=str(self.replay_path) if self.replay_path else None,
             final=self.state,
@@ -424,8 +425,8 @@ class MatchRunner:
             if fault is not None:
                 self.forfeit(seat, SeatStatus.CRASH, fault)
 
-    async def _end_seats(self, end: str, winner: int | None) -> None:
-        message = End(self.match_id, [r.to_dict() for r in self.results], end, winner)
+    async def _end_seats(self, end_reason: str, winner: int | None) -> None:
+        message = End(self.match_id, [r.to_dict() for r in self.results], end_reason, winner)
         for seat, handle in enumerate(self.seats):
             if handle is None or seat in self.absent:
                 continue

@@ -73,7 +73,7 @@ class End:
 
     match_id: str
     lines: list[dict[str, Any]]
-    end: str
+    end_reason: str
     winner: int | None
 
 

@@ -95,7 +95,7 @@ def result_to_pb(result: Result) -> pb.ActionResult:
 
 
 def end_to_pb(end: End) -> pb.MatchEnd:
-    return envelope.match_end_to_pb(end.match_id, end.lines, end.end, end.winner)
+    return envelope.match_end_to_pb(end.match_id, end.lines, end.end_reason, end.winner)
 
 
 def _round_trip(message: Any) -> Any:

@@ -305,7 +305,9 @@ class RefereeServicer(arena_pb2_grpc.RefereeServicer):
             self.handshakes -= 1
 
     async def Play(
-        self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
+        self,
+        request_iterator: AsyncIterator[pb.BotMessage],
+        context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage],
     ) -> AsyncIterator[pb.RefereeMessage]:
         if short_of_descriptors():
             await context.abort(
@@ -485,7 +487,8 @@ async def start_server(
         ],
         maximum_concurrent_rpcs=max_streams,
     )
-    arena_pb2_grpc.add_RefereeServicer_to_server(RefereeServicer(registry, hello_timeout), server)
+    servicer = RefereeServicer(registry, hello_timeout)
+    arena_pb2_grpc.add_RefereeServicer_to_server(servicer, server)  # type: ignore[no-untyped-call, unused-ignore]
     try:
         if credentials is not None:
             port = server.add_secure_port(address, credentials)

@@ -55,7 +55,7 @@ def environment() -> trueskill.TrueSkill:
 
 def conservative(rating: trueskill.Rating) -> float:
     """``mu - 3*sigma``: a skill we are fairly sure of, so new entries do not top the board."""
-    return rating.mu - CONSERVATIVE_K * rating.sigma
+    return float(rating.mu - CONSERVATIVE_K * rating.sigma)
 
 
 def pool_key(game: str, rating_format: str | int, mode: str | None = None) -> str:

@@ -157,7 +157,7 @@ class BotProcess:
         self,
         process: Child,
         log_path: Path,
-        log_task: asyncio.Task,
+        log_task: asyncio.Task[None],
         home: Path | None = None,
         user: SeatUser | None = None,
     ):

@@ -442,7 +442,7 @@ class ActorPool(Executor):
         self.actors = [remote.remote(**settings) for _ in range(workers)]
         self.load = [0] * workers
         self.lock = threading.Lock()
-        self.futures: set[Future[dict[str, Any]]] = set()
+        self.futures: set[Future[MatchRecord]] = set()
         self.closed = False
         self._wait_ready()
 
@@ -477,8 +477,8 @@ class ActorPool(Executor):
             )
 
     def submit(  # type: ignore[override]
-        self, fn: Callable[..., dict[str, Any]], /, *args: Any, **kwargs: Any
-    ) -> Future[dict[str, Any]]:
+        self, fn: Callable[..., MatchRecord], /, *args: Any, **kwargs: Any
+    ) -> Future[MatchRecord]:
         """Play ``fn(job)`` (:func:`play_job`) on the least busy actor."""
         if fn is not play_job or kwargs or len(args) != 1:
             raise TypeError("an actor pool plays matches: submit(play_job, job)")
@@ -488,14 +488,12 @@ class ActorPool(Executor):
             slot = min(range(len(self.actors)), key=self.load.__getitem__)
             self.load[slot] += 1
             ref = self.actors[slot].play.remote(args[0])
-        future: Future[dict[str, Any]] = Future()
+        future: Future[MatchRecord] = Future()
         self.futures.add(future)
         ref.future().add_done_callback(lambda done: self._settle(slot, done, future))
         return future
 
-    def _settle(
-        self, slot: int, done: Future[dict[str, Any]], future: Future[dict[str, Any]]
-    ) -> None:
+    def _settle(self, slot: int, done: Future[MatchRecord], future: Future[MatchRecord]) -> None:
         """Hand an actor's answer on: an outcome, the worker's own error (BotError or
         MatchFailed, as a local worker raises them), or :class:`LostWorker`."""
         with self.lock:

@@ -118,7 +118,7 @@ class MatchRecord:
             game=result.game,
             seed=result.seed,
             rules=result.rules,
-            end_reason=result.end,
+            end_reason=result.end_reason,
             winner=result.winner,
             turns=result.turns,
             rounds=result.rounds,

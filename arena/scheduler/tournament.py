@@ -727,7 +727,7 @@ class Runner:
         )
 
 
-class _Stderr(logging.StreamHandler):
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg, unused-ignore]
     """Writes to whatever ``sys.stderr`` is when a record comes (a program or a test may
     replace it, and close the old one, after the handler is made)."""
 

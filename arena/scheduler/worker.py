@@ -245,7 +245,7 @@ class WorkerHost:
             "match %s (plan %s) %s: %s",
             result.match_id,
             job.plan_index,
-            result.end,
+            result.end_reason,
             ", ".join(f"{s.bot} {s.place} {s.status}" for s in result.seats),
         )
         times = (started, time.time())

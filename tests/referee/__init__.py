@@ -193,7 +193,7 @@ def assert_all_gone(pids: list[int], wait: float = 30.0) -> None:
 def check_completed(played: Played) -> None:
     """The match ran to its end: a result, valid places, statuses spelled right, a replay."""
     result, n = played.result, played.rules.n
-    assert result.end in ENDS
+    assert result.end_reason in ENDS
     places = [s.place for s in result.seats]
     assert all(1 <= p <= n for p in places)
     for p in places:  # standard competition ranking: ties share a place, the next is skipped

@@ -42,7 +42,7 @@ def forfeited(played: EuropePlayed, seat: int, status: str) -> None:
     assert played.statuses[other] == "OK" and played.result.seats[other].strikes == 0
     index = played.forfeit_index(seat)
     assert played.records[index]["status"] == status
-    assert played.result.winner == other and played.result.end == "elimination"
+    assert played.result.winner == other and played.result.end_reason == "elimination"
     assert [s.place for s in played.result.seats] == ([2, 1] if seat == 0 else [1, 2])
 
 

@@ -74,7 +74,7 @@ print(json.dumps({
     "before": before,
     "peak": peak(),
     "seats": [[s.status, s.detail] for s in result.seats],
-    "end": result.end,
+    "end": result.end_reason,
 }))
 """
 

@@ -11,7 +11,7 @@ named when it is revealed.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from arena.games.europe.board import Board, europe_board
@@ -340,7 +340,7 @@ class Narrator:
         if len(tied) < 2:
             return None
         level = f"{_names([self.army(s) for s in tied])} tie on {_count(top, ('crown', 'crowns'))}"
-        steps = (
+        steps: tuple[tuple[str, Callable[[int], int]], ...] = (
             ("territories", lambda s: standings[s]["territories"]),
             (
                 "coins",
