@@ -1,5 +1,6 @@
-"""Classic RISK's own ``arena`` commands (``arena odds``): the command line finds this module
-by the game's name (``arena.cli.classic``), so the rest of it needs no classic import."""
+"""Classic RISK's own ``arena`` commands (``arena odds``) and its part of ``arena demo``: the
+command line finds this module by the game's name (``arena.cli.classic``), so the rest of it
+needs no classic import."""
 
 from __future__ import annotations
 
@@ -11,6 +12,26 @@ from arena.cli.common import EXIT_OK
 from arena.errors import ConfigError
 from arena.games.classic import combat
 from arena.games.classic.rng import Streams
+from arena.scheduler.tournament import TournamentSettings
+
+DEMO_BOTS = ("random", "continent", "js-heuristic", "strong")
+"""The ladder's bottom, middle and top rungs, in both languages (js-heuristic is JavaScript)."""
+DEMO_MOVE_TIME = 0.05
+"""Seconds per decision in the demo: ``strong`` searches for a share of the move time, so the
+demo's clock sets how long it takes."""
+
+
+def demo(workers: int) -> TournamentSettings:
+    """Classic RISK's demo tournament: one round of 3-player games, 60 rounds at most."""
+    return TournamentSettings(
+        bots=list(DEMO_BOTS),
+        name="demo",
+        seats=3,
+        rounds=1,
+        rules={"max_rounds": "60"},
+        move_time=DEMO_MOVE_TIME,
+        workers=workers,
+    )
 
 
 def add_commands(commands: argparse._SubParsersAction[Any]) -> None:

@@ -393,41 +393,14 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-DEMO_BOTS = ("random", "continent", "js-heuristic", "strong")
-
-
-DEMO_MOVE_TIME = 0.05
-"""Seconds per decision in the classic demo: ``strong`` searches for a share of the move
-time, so the demo's clock sets how long it takes."""
-"""The ladder's bottom, middle and top rungs, in both languages (js-heuristic is JavaScript)."""
-
-
-DEMO_EUROPE_BOTS = ("random", "js-random", "js-europe", "europe-heuristic")
-"""RISK: Europe's bots, random and heuristic, in both languages."""
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Two short tournaments: classic RISK, then RISK: Europe, each ending with its board."""
-    runs = [
-        tournaments.TournamentSettings(
-            bots=list(DEMO_BOTS),
-            name="demo",
-            seats=3,
-            rounds=1,
-            rules={"max_rounds": "60"},
-            move_time=DEMO_MOVE_TIME,
-            workers=args.workers or 0,
-        ),
-        tournaments.TournamentSettings(
-            bots=list(DEMO_EUROPE_BOTS),
-            name="demo-europe",
-            game="europe",
-            seats=4,
-            rounds=1,
-            rules={"max_rounds": "15"},
-            workers=args.workers or 0,
-        ),
-    ]
+    """A short tournament of every game that has a demo (``demo(workers)`` in its own
+    commands' module, ``arena.cli.NAME``), in listing order, each ending with its board."""
+    runs = []
+    for name in games.names():
+        demo = getattr(games.layer_module("arena.cli", name), "demo", None)
+        if demo is not None:
+            runs.append(demo(args.workers or 0))
     with open_db(args.db) as store:
         for name in sorted({name for settings in runs for name in settings.bots}):
             run_setup(find_bot(name))  # all setups first: no install output amid the boards
