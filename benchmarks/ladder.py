@@ -6,8 +6,8 @@ p50 / p99 in ms as the referee measures it, p99 as a % of the move time, decisio
 move time, strikes, the share of its seat-games in which it was the first seat out
 (eliminated or forfeited; par 100/K % where someone always goes out) and non-OK statuses;
 the table's wall time and games/minute. Then each target with met / NOT met. ``--json PATH``
-writes every figure (after each table, and at the end with the targets) so the README table
-can be regenerated.
+writes every figure (after each table, and at the end with the targets) so the tables of
+benchmarks/RESULTS.md can be regenerated.
 
     python benchmarks/ladder.py [--tables six,three,h2h] [--ladder] [--move-time 0.05]
         [--move-times S,S,...] [--time-bank 0.25] [--strike-limit 3] [--max-rounds N]

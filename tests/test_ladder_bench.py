@@ -338,10 +338,12 @@ def test_rules_options_reach_every_table_and_bad_ones_exit_2(ladder, tmp_path, c
     assert "deal" in err[0] and "2-player game deals" in err[1]
 
 
-def test_the_ladder_is_the_readme_s_bundled_bot_rungs(ladder):
-    """LADDER states the README's bundled-bot table: each rung on the next row of it."""
-    readme = (_FILE.parent.parent / "README.md").read_text()
-    rows = re.findall(r"^\| (\d+) \| (`[^|]+`) \| ", readme, flags=re.MULTILINE)
+@pytest.mark.parametrize("page", ["README.md", "docs/bots.md"])
+def test_the_ladder_is_the_documented_bundled_bot_rungs(ladder, page):
+    """LADDER states the bundled-bot table of the README and of docs/bots.md: each rung on
+    the next row of it."""
+    text = (_FILE.parent.parent / page).read_text()
+    rows = re.findall(r"^\| (\d+) \| (`[^|]+`) \| ", text, flags=re.MULTILINE)
     rung_of = {name: int(n) for n, cell in rows for name in re.findall(r"`([\w-]+)`", cell)}
     rungs = ladder.parse_ladder(ladder.LADDER)
     assert [{rung_of[name] for name in rung} for rung in rungs] == [

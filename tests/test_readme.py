@@ -15,6 +15,7 @@ DOCUMENTS = [
     ROOT / "README.md",
     ROOT / "docs" / "writing-a-bot.md",
     ROOT / "docs" / "adding-a-game.md",
+    ROOT / "docs" / "europe-rules.md",
 ]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 

@@ -1,4 +1,4 @@
-"""The JSON API under ``/api/``: what the pages show, for scripts (documented in the README;
+"""The JSON API under ``/api/``: what the pages show, for scripts (documented in docs/web.md;
 the schema is at ``/api/openapi.json``)."""
 
 from __future__ import annotations
