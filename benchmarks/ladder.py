@@ -276,7 +276,7 @@ class LadderHost:
             "statuses": [s.status for s in result.seats],
             "strikes": [s.strikes for s in result.seats],
             "think_ms": [s.think_ms for s in result.seats],
-            "end": result.end,
+            "end": result.end_reason,
             "winner": result.winner,
             "out_order": list(result.out_order),
             "rounds": result.rounds,

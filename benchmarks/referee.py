@@ -628,10 +628,10 @@ def main() -> None:
         played.notes,
     )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    same = (inproc.decisions, inproc.winner, inproc.end, inproc.turns) == (
+    same = (inproc.decisions, inproc.winner, inproc.end_reason, inproc.turns) == (
         remote.decisions,
         remote.winner,
-        remote.end,
+        remote.end_reason,
         remote.turns,
     )
     print()

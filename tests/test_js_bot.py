@@ -54,7 +54,7 @@ def _assert_clean(result: MatchResult) -> None:
     for seat in result.seats:
         assert (seat.status, seat.strikes) == ("OK", 0), (seat.to_dict(), seat.detail)
         assert seat.think_ms, f"seat {seat.seat} was never asked anything"
-    assert result.end in ENDS
+    assert result.end_reason in ENDS
     assert result.turns > 0 and result.decisions > 0
 
 
@@ -67,7 +67,7 @@ def _decisions(replay: Path, seat: int) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _summary(result: MatchResult) -> tuple[Any, ...]:
-    return ([s.to_dict() for s in result.seats], result.winner, result.turns, result.end)
+    return ([s.to_dict() for s in result.seats], result.winner, result.turns, result.end_reason)
 
 
 @pytest.mark.parametrize("seed", [3, 8])

@@ -49,7 +49,7 @@ def _play(bots: list[str], seed: int, rules: dict[str, str]) -> MatchResult:
 def _assert_clean(result: MatchResult) -> None:
     for seat in result.seats:
         assert (seat.status, seat.strikes) == ("OK", 0), (seat.to_dict(), seat.detail)
-    assert result.end in ENDS
+    assert result.end_reason in ENDS
     assert result.turns > 0 and result.decisions > 0
 
 

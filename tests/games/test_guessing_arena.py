@@ -103,7 +103,7 @@ def test_plays_in_process_and_replays_exactly(tmp_path: Path, joint_calls: list)
     result = play_match(game, bots, 3, replay_path=tmp_path / "match.jsonl")
     assert [s.status for s in result.seats] == ["OK", "OK"]
     assert result.game == "guessing" and result.progress == {"rounds": 4}
-    assert result.decisions == 8 and result.end == "rounds"
+    assert result.decisions == 8 and result.end_reason == "rounds"
     assert result.standings == [{"score": s} for s in result.final.scores]
     joint = joint_records(result)
     assert [[a["seat"] for a in r["answers"]] for r in joint] == [[0, 1]] * 4

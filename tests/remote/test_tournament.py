@@ -71,8 +71,10 @@ def test_a_remote_bot_that_never_connects_is_init_fail(tmp_path: Path) -> None:
         bystander = start_bot(address, other)
         lines.wait_for(lambda line: "remote bot bystander connected" in line)
         try:
+            # The absent bot costs each match its whole startup time; the local `random`
+            # needs enough of it to start on a loaded machine.
             done = arena(
-                "tournament", "run", *SMALL, "--startup-time", "1", "--db", db,
+                "tournament", "run", *SMALL, "--startup-time", "8", "--db", db,
                 "--bot", "absent", "--bot", "random",
             )  # fmt: skip
         finally:
