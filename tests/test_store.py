@@ -20,7 +20,8 @@ from sqlite_utils import Database
 from sqlite_utils.db import Table
 from sqlite_utils.migrations import Migrations
 
-import arena.results.store
+import arena.results.store.connect
+import arena.results.store.matches
 from arena.errors import ArenaError
 from arena.results.store import (
     MIGRATIONS,
@@ -234,6 +235,238 @@ def test_older_database_is_upgraded_by_a_later_migration(store: Store, db_path: 
         assert count(again, "_sqlite_migrations") == len(SHIPPED) + 1
 
 
+# -- a database made by the first arena ------------------------------------------------------
+
+OLDEST_SCHEMA = (
+    """CREATE TABLE bots (
+        name TEXT PRIMARY KEY,
+        language TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        path TEXT NOT NULL,
+        added_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE versions (
+        id TEXT PRIMARY KEY,
+        bot TEXT NOT NULL REFERENCES bots(name),
+        label TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (id, bot)
+    )""",
+    """CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'planned'
+            CHECK (status IN ('planned', 'running', 'stopped', 'finished')),
+        created_at TEXT NOT NULL,
+        finished_at TEXT,
+        planned INTEGER NOT NULL
+    )""",
+    """CREATE TABLE plan (
+        tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+        plan_index INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        rotation_group INTEGER,
+        seed INTEGER NOT NULL,
+        seats_json TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, plan_index)
+    )""",
+    """CREATE TABLE matches (
+        id TEXT PRIMARY KEY,
+        tournament_id TEXT REFERENCES tournaments(id),
+        plan_index INTEGER,
+        game TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        seat_count INTEGER NOT NULL,
+        rules_json TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        end_reason TEXT NOT NULL,
+        winner_seat INTEGER,
+        turns INTEGER NOT NULL,
+        rounds INTEGER NOT NULL,
+        decisions INTEGER NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        replay BLOB NOT NULL,
+        UNIQUE (tournament_id, plan_index),
+        CHECK ((tournament_id IS NULL) = (plan_index IS NULL)),
+        FOREIGN KEY (tournament_id, plan_index) REFERENCES plan(tournament_id, plan_index)
+    )""",
+    """CREATE TABLE seats (
+        match_id TEXT NOT NULL REFERENCES matches(id),
+        seat INTEGER NOT NULL,
+        version_id TEXT NOT NULL,
+        bot TEXT NOT NULL,
+        place INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        strikes INTEGER NOT NULL DEFAULT 0,
+        think_ms_p50 REAL,
+        think_ms_p99 REAL,
+        PRIMARY KEY (match_id, seat),
+        FOREIGN KEY (version_id, bot) REFERENCES versions(id, bot)
+    )""",
+    "CREATE INDEX seats_version ON seats(version_id)",
+    """CREATE TABLE ratings (
+        pool TEXT NOT NULL,
+        version_id TEXT NOT NULL REFERENCES versions(id),
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (pool, version_id)
+    )""",
+    """CREATE TABLE rating_history (
+        match_id TEXT NOT NULL REFERENCES matches(id),
+        pool TEXT NOT NULL,
+        version_id TEXT NOT NULL REFERENCES versions(id),
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after REAL NOT NULL,
+        sigma_after REAL NOT NULL,
+        PRIMARY KEY (match_id, version_id)
+    )""",
+    "CREATE INDEX rating_history_version ON rating_history(version_id)",
+)
+"""The tables of the first arena that had a results database (migration 0001_initial, as it
+ran then): kept here verbatim, so a later edit of the shipped migration cannot hide that old
+files would not match it."""
+
+OLDEST_BOOKKEEPING = {
+    "id-keyed": (
+        "CREATE TABLE [_sqlite_migrations] ([id] INTEGER PRIMARY KEY, [migration_set] TEXT,"
+        " [name] TEXT, [applied_at] TEXT)",
+        "CREATE UNIQUE INDEX [idx__sqlite_migrations_migration_set_name]"
+        " ON [_sqlite_migrations] ([migration_set], [name])",
+    ),
+    "keyed-by-set-and-name": (
+        "CREATE TABLE [_sqlite_migrations] ([migration_set] TEXT, [name] TEXT,"
+        " [applied_at] TEXT, PRIMARY KEY ([migration_set], [name]))",
+    ),
+}
+"""sqlite-utils's record of applied migrations: its current form, and one keyed by set and
+name, which it converts on the next migration."""
+
+
+def make_oldest_database(path: Path, bookkeeping: tuple[str, ...]) -> None:
+    """A results file as the first arena left it: schema 0001 only, with a bot, a version, a
+    running tournament with a plan, one recorded match (seats, gzipped replay) and its ratings."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path)
+    with conn:
+        for statement in (*OLDEST_SCHEMA, *bookkeeping):
+            conn.execute(statement)
+        conn.execute(
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
+            " VALUES ('arena', '0001_initial', '2026-11-29 12:00:00.000000+00:00')"
+        )
+        for bot in ("a", "b", "c"):
+            conn.execute(
+                "INSERT INTO bots VALUES (?, 'python', '', ?, '2026-11-29T12:00:00.000000+00:00')",
+                (bot, f"bots/{bot}"),
+            )
+            conn.execute(
+                "INSERT INTO versions VALUES (?, ?, '1.0', '2026-11-29T12:00:01.000000+00:00')",
+                (f"{bot}@1", bot),
+            )
+        conn.execute(
+            "INSERT INTO tournaments (id, name, settings_json, seed, status, created_at, planned)"
+            " VALUES ('t1', 'first', '{\"players\": 3}', 42, 'running',"
+            " '2026-11-29T12:00:02.000000+00:00', 2)"
+        )
+        for index in (0, 1):
+            conn.execute(
+                'INSERT INTO plan VALUES (\'t1\', ?, 0, 0, ?, \'["a@1", "b@1", "c@1"]\')',
+                (index, 100 + index),
+            )
+        conn.execute(
+            "INSERT INTO matches VALUES ('m0', 't1', 0, 'classic', 'classic-3p', 3,"
+            " '{\"players\": 3}', 100, 'conquest', 0, 40, 14, 321,"
+            " '2026-11-29T12:00:03+00:00', '2026-11-29T12:00:04+00:00', ?)",
+            (gzip.compress(replay_text()),),
+        )
+        for n, (version, mu) in enumerate([("a@1", 27.0), ("b@1", 25.0), ("c@1", 23.0)]):
+            conn.execute(
+                "INSERT INTO seats VALUES ('m0', ?, ?, ?, ?, 'OK', 0, 1.0, 5.0)",
+                (n, version, version[0], n + 1),
+            )
+            conn.execute(
+                "INSERT INTO ratings VALUES ('classic-3p', ?, ?, 7.0, 1,"
+                " '2026-11-29T12:00:04.000000+00:00')",
+                (version, mu),
+            )
+            conn.execute(
+                "INSERT INTO rating_history VALUES ('m0', 'classic-3p', ?, 25.0, 8.333, ?, 7.0)",
+                (version, mu),
+            )
+    conn.close()
+
+
+def arena_schema(db: Database) -> list[tuple[str, str]]:
+    """The arena's tables and indexes as SQLite keeps them (not sqlite-utils's bookkeeping)."""
+    return db.execute(
+        "SELECT name, sql FROM sqlite_master WHERE name NOT LIKE '%sqlite%' ORDER BY name"
+    ).fetchall()
+
+
+@pytest.mark.parametrize("bookkeeping", OLDEST_BOOKKEEPING.values(), ids=OLDEST_BOOKKEEPING)
+def test_a_database_made_by_the_first_arena_opens_and_migrates(
+    tmp_path: Path, bookkeeping: tuple[str, ...]
+) -> None:
+    old = tmp_path / "old" / "arena.db"
+    make_oldest_database(old, bookkeeping)
+    with open_store(tmp_path / "fresh.db") as fresh:
+        wanted = arena_schema(fresh.db)
+    with open_store(old) as store:
+        applied = store.db.execute(
+            "SELECT migration_set, name FROM _sqlite_migrations ORDER BY rowid"
+        ).fetchall()
+        assert applied == [("arena", name) for name in SHIPPED]
+        assert arena_schema(store.db) == wanted  # exactly the tables of a new database
+        # What the first arena recorded reads back, with the later columns empty.
+        match = store.match("m0")
+        assert match is not None
+        assert (match["rules"], match["out_order"], match["seat_count"]) == (
+            {"players": 3},
+            None,
+            3,
+        )
+        assert store.replay("m0") == replay_text()
+        assert [s["version_id"] for s in store.seats_of("m0")] == ["a@1", "b@1", "c@1"]
+        tournament = store.tournament("t1")
+        assert tournament is not None
+        assert (tournament["stored_status"], tournament["status"]) == ("running", "interrupted")
+        assert store.recorded_indices("t1") == {0}
+        board = store.leaderboard_rows("classic-3p")
+        assert [(r["bot"], r["mu"], r["matches"]) for r in board] == [
+            ("a", 27.0, 1),
+            ("b", 25.0, 1),
+            ("c", 23.0, 1),
+        ]
+        assert store.faulted_seats("t1") == []
+        # And it takes what later arenas write: out order, seat logs, remote bots, serves.
+        store.record_match(
+            match_dict("m1", 1, out_order=[2, 1]),
+            [{**s, "log": f"logs/{s['seat']}.log"} for s in three_seats()],
+            replay_text(),
+            [change("a@1", 28.0), change("b@1", 25.0), change("c@1", 22.0)],
+            [
+                rating("a@1", 28.0, games=2),
+                rating("b@1", 25.0, games=2),
+                rating("c@1", 22.0, games=2),
+            ],
+        )
+        assert store.match("m1")["out_order"] == [2, 1]  # type: ignore[index]
+        assert store.seat_logs("t1")[("m1", 2)] == "logs/2.log"
+        store.add_remote_bot("far", ["classic"], "1", "dials in")
+        assert store.remote_bot_named("far")
+        store.start_serve("s1", os.getpid(), "here", "127.0.0.1:0")
+        assert [s["id"] for s in store.serves()] == ["s1"]
+    with open_store(old, read_only=True) as reader:
+        assert MIGRATIONS.pending(reader.db) == []
+        assert [m["id"] for m in reader.matches("t1")] == ["m0", "m1"]
+
+
 # -- recording matches -------------------------------------------------------------------------
 
 
@@ -338,7 +571,7 @@ def test_the_schema_itself_refuses_a_duplicate_plan_index(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record(store, "m0", 0)
-    monkeypatch.setattr(arena.results.store, "_refuse_duplicate", lambda db, match: None)
+    monkeypatch.setattr(arena.results.store.matches, "_refuse_duplicate", lambda db, match: None)
     with pytest.raises(StoreError, match="UNIQUE"):
         record(store, "m0-again", 0)
     assert store.match("m0-again") is None
@@ -583,7 +816,7 @@ def test_a_read_only_database_file_refuses_writes_clearly(
         def read_only(database: str, **kwargs: Any) -> sqlite3.Connection:
             return real_connect(f"file:{database}?mode=ro", uri=True, **kwargs)
 
-        monkeypatch.setattr(arena.results.store.sqlite3, "connect", read_only)
+        monkeypatch.setattr(arena.results.store.connect.sqlite3, "connect", read_only)
     with open_store(db_path) as read_only_store:
         assert [b["name"] for b in read_only_store.bots()] == ["a", "b", "c"]
         with pytest.raises(StoreError, match="read-only"):
@@ -669,9 +902,9 @@ def take_write_access(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         folder.chmod(0o555)
         taken.append(folder.resolve())
 
-    real = arena.results.store._may_write
+    real = arena.results.store.connect._may_write
     monkeypatch.setattr(
-        arena.results.store,
+        arena.results.store.connect,
         "_may_write",
         lambda path: real(path) and not any(path.resolve().is_relative_to(t) for t in taken),
     )
@@ -785,7 +1018,7 @@ def test_an_io_error_on_a_file_turned_read_only_says_read_only(
         io_error.sqlite_errorname = "SQLITE_IOERR_WRITE"  # type: ignore[attr-defined]
 
         def fail() -> None:
-            with arena.results.store._translated(db_path, "record match 'm0'"):
+            with arena.results.store.connect.translated(db_path, "record match 'm0'"):
                 raise io_error
 
         with pytest.raises(StoreError, match="disk I/O error"):

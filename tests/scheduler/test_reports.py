@@ -20,7 +20,7 @@ from arena import games
 from arena.cli import main
 from arena.errors import ConfigError
 from arena.results import reports
-from arena.results import store as arena_store
+from arena.results.store import connect as store_connect
 from arena.scheduler import tournament as tournaments
 from arena.scheduler.tournament import TournamentSettings
 from tests.scheduler.test_tournament import arena, db_path, ok, query
@@ -326,9 +326,9 @@ def test_a_read_only_database_is_read_without_being_written(
     before = db.read_bytes()
     db.chmod(0o444)
     folder.chmod(0o555)
-    real = arena_store._may_write  # root ignores the bits: answer as for anyone else
+    real = store_connect._may_write  # root ignores the bits: answer as for anyone else
     monkeypatch.setattr(
-        arena_store, "_may_write", lambda p: real(p) and not p.resolve().is_relative_to(folder)
+        store_connect, "_may_write", lambda p: real(p) and not p.resolve().is_relative_to(folder)
     )
     try:
         for args in (
