@@ -123,11 +123,9 @@
   }
 
   function badgePlace(n, corner) {
-    // a badge's corner of the disc: a symbol just outside its top left or top right
+    // where a badge's symbol starts: just outside the disc's top left, or on its top right
     const { t, r } = n;
-    return corner === "top-left"
-      ? { x: t.x - r - 2, y: t.y - r + 2, "text-anchor": "start" }
-      : { x: t.x + r - 5, y: t.y - r + 4, "text-anchor": "start" };
+    return corner === "top-left" ? { x: t.x - r - 2, y: t.y - r + 2 } : { x: t.x + r - 5, y: t.y - r + 4 };
   }
 
   function showRegions(regions) {
