@@ -224,3 +224,141 @@ def test_there_are_no_cycles_between_layers() -> None:
 
     cycles = sorted(u for u in graph if reaches(u, u, {u}))
     assert not cycles, f"layers on an import cycle: {cycles}"
+
+
+# -- arena/web: each game in one place, its spectator, found by name -------------------------
+
+WEB = ARENA / "web"
+WEB_ASSETS = ("js", "html", "css")
+"""The viewer's scripts, the page templates and the stylesheet."""
+
+
+def _game_words(text: str, names: tuple[str, ...]) -> set[str]:
+    """The game names ``text`` holds as a word (any case; ``_x``, ``x_y`` and ``a.x`` count)."""
+    return {
+        name
+        for name in names
+        if re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.IGNORECASE)
+    }
+
+
+def python_game_names(source: str, names: tuple[str, ...]) -> list[str]:
+    """Where Python ``source`` names a game in code: an import, a string (a dict key, an
+    ``import_module`` argument, a default), a name or attribute; docstrings and comments
+    aside."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = "" if id(node) in docstrings else node.value
+        elif isinstance(node, ast.ImportFrom):
+            text = " ".join([node.module or "", *(a.name for a in node.names)])
+        elif isinstance(node, ast.Import):
+            text = " ".join(a.name for a in node.names)
+        elif isinstance(node, ast.Name):
+            text = node.id
+        elif isinstance(node, ast.Attribute):
+            text = node.attr
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            text = node.name
+        elif isinstance(node, ast.arg | ast.keyword):
+            text = node.arg or ""
+        else:
+            continue
+        found += [f"line {node.lineno}: {name}" for name in sorted(_game_words(text, names))]
+    return found
+
+
+_COMMENTS = {
+    "js": r"//[^\n]*|/\*.*?\*/",
+    "css": r"/\*.*?\*/",
+    "html": r"\{#.*?#\}|<!--.*?-->",
+}
+_STRING = r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`"
+
+
+def asset_game_names(text: str, kind: str, names: tuple[str, ...]) -> list[str]:
+    """Where a script, template or stylesheet names a game outside its comments (a
+    comment's opening inside a script's string is string, not comment)."""
+    strings = _STRING if kind == "js" else r"(?!)"
+    code = re.sub(
+        rf"({strings})|{_COMMENTS[kind]}", lambda m: m.group(1) or " ", text, flags=re.DOTALL
+    )
+    return [
+        f"line {n}: {name}"
+        for n, line in enumerate(code.splitlines(), 1)
+        for name in sorted(_game_words(line, names))
+    ]
+
+
+def _spectator_of_its_game(path: Path, names: tuple[str, ...]) -> bool:
+    return path.parent == WEB / "spectators" and path.stem in names
+
+
+def test_no_module_of_the_web_names_a_game_but_the_games_spectator() -> None:
+    """A game's web part is ``arena/web/spectators/<game>.py`` alone: adding a game edits no
+    other module of the web."""
+    from arena import games
+
+    names = games.names()
+    found = {
+        f"{path.relative_to(ARENA.parent)} {where}"
+        for path in WEB.rglob("*.py")
+        if not _spectator_of_its_game(path, names)
+        for where in python_game_names(path.read_text(), names)
+    }
+    assert not found, f"these name a game; find it by name instead: {sorted(found)}"
+
+
+def test_the_viewer_scripts_templates_and_styles_name_no_game() -> None:
+    """The viewer draws what the frames say: no script or template branches on a game."""
+    from arena import games
+
+    names = games.names()
+    assets = [p for kind in WEB_ASSETS for p in WEB.rglob(f"*.{kind}")]
+    assert {p.suffix for p in assets} == {f".{kind}" for kind in WEB_ASSETS}
+    found = {
+        f"{path.relative_to(ARENA.parent)} {where}"
+        for path in assets
+        for where in asset_game_names(path.read_text(), path.suffix[1:], names)
+    }
+    assert not found, f"these name a game; put it in the frames instead: {sorted(found)}"
+
+
+def test_the_game_name_scan_sees_code_and_skips_docstrings_and_comments() -> None:
+    """The scans the two rules rest on: every spelling in code is caught, no prose is."""
+    names = ("chess", "go")
+    python = {
+        '"""A chess board."""\nx = 1\n"""About x: chess."""': [],
+        "# chess\nx = 1": [],
+        "import arena.games.chess": ["line 1: chess"],
+        "from ..games import chess": ["line 1: chess"],
+        "from .spectators.go import standing": ["line 1: go"],
+        'importlib.import_module("arena.web.spectators.chess")': ["line 1: chess"],
+        'STANDINGS = {"chess": f}': ["line 1: chess"],
+        'game = settings.get("game") or "Chess"': ["line 1: chess"],
+        "def _chess(board): ...": ["line 1: chess"],
+        'pool = f"chess/{n}p"': ["line 1: chess"],
+        "gone = going = 1": [],
+    }
+    for source, expected in python.items():
+        assert python_game_names(source, names) == expected, source
+    assets = {
+        ('if (game === "chess") draw();', "js"): ["line 1: chess"],
+        ("draw(); // chess's board is drawn the same way", "js"): [],
+        ("/* a chess\nboard */ draw();", "js"): [],
+        ('const svg = "http://example.org/chess";', "js"): ["line 1: chess"],
+        ("{# chess #}<p>{{ game }}</p>", "html"): [],
+        ('<div class="chess">', "html"): ["line 1: chess"],
+        ("/* chess */ .board { }", "css"): [],
+        (".go .disc { }", "css"): ["line 1: go"],
+    }
+    for (text, kind), expected in assets.items():
+        assert asset_game_names(text, kind, names) == expected, text

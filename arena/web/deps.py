@@ -1,5 +1,5 @@
 """What every route shares: the read-only store of the request's database, the page templates
-(with their filters), and the 404 answer."""
+(with their filters), the 404 answer, and the game a record naming none was played in."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
+from arena import games
 from arena.results.store import Store
 from arena.web.db import reading
 
@@ -39,3 +40,9 @@ def store(request: Request) -> Iterator[Store]:
 
 def not_found(what: str) -> HTTPException:
     return HTTPException(status_code=404, detail=what)
+
+
+def default_game() -> str:
+    """The game of a tournament whose settings name none (recorded before there was a
+    choice): the registry's first."""
+    return games.names()[0]

@@ -1,5 +1,10 @@
 """A match page's plots: each player's territories and armies over the game, read from the
-replay viewer's frames (one point per step, thinned to a few hundred on long matches)."""
+replay viewer's frames (one point per step, thinned to a few hundred on long matches).
+
+A game's spectator module (:func:`arena.web.frames.spectator_module`) may say what a seat's
+standing is in its board, as ``standing(board, seat)``; without one, the standing is read from
+what the viewer draws: the territories a seat holds, and its units on the board (its labelled
+units wherever they stand, or else the counts on the territories it holds)."""
 
 from __future__ import annotations
 
@@ -9,27 +14,39 @@ from typing import Any
 from markupsafe import Markup
 
 from arena.web import plots as svg
-from arena.web.frames import Frame
+from arena.web.frames import Frame, spectator_module
 
 MAX_POINTS = 300
 """At most this many points per line: a plot's width shows no more."""
 
-Standing = Callable[[dict[str, Any], int], tuple[int, int]]
-"""(board, seat) → (territories held, armies on the board)."""
+Standing = Callable[[Frame, int], tuple[int, int]]
+"""(frame, seat) → (territories held, armies on the board)."""
 
 
-def _classic(board: dict[str, Any], seat: int) -> tuple[int, int]:
-    held = [i for i, owner in enumerate(board["owner"]) if owner == seat]
-    return len(held), sum(board["armies"][i] for i in held)
+def drawn_standing(frame: Frame, seat: int) -> tuple[int, int]:
+    """A seat's standing as the viewer draws it (see the module's docstring)."""
+    regions = frame["regions"]
+    held = [i for i, owner in enumerate(regions["owner"]) if owner == seat]
+    if "units" not in regions:
+        return len(held), sum(regions["count"][i] for i in held)
+    units = sum(
+        sum(group["counts"].values())
+        for here in regions["units"]
+        for group in here
+        if group["side"] == seat
+    )
+    return len(held), units
 
 
-def _europe(board: dict[str, Any], seat: int) -> tuple[int, int]:
-    held = sum(1 for t in board["territories"] if t["owner"] == seat)
-    units = sum(sum(t["units"].get(str(seat), ())) for t in board["territories"])
-    return held, units
-
-
-STANDINGS: dict[str, Standing] = {"classic": _classic, "europe": _europe}
+def standing_of(game: str) -> Standing:
+    """The game's own ``standing(board, seat)`` from its spectator module, else the standing
+    the viewer draws."""
+    own: Callable[[dict[str, Any], int], tuple[int, int]] | None = getattr(
+        spectator_module(game), "standing", None
+    )
+    if own is None:
+        return drawn_standing
+    return lambda frame, seat: own(frame["board"], seat)
 
 
 def _thinned(found: list[Frame]) -> list[Frame]:
@@ -41,17 +58,17 @@ def _thinned(found: list[Frame]) -> list[Frame]:
 
 def series(game: str, seats: int, found: list[Frame]) -> dict[str, list[list[tuple[int, int]]]]:
     """{"territories": per seat [(step, held)], "armies": per seat [(step, armies)]}, or {}
-    for a game without a board of territories."""
-    standing = STANDINGS.get(game)
-    if standing is None or not found:
+    for a game whose frames draw no territories."""
+    if not found or not found[0]["regions"]["owner"]:
         return {}
+    standing = standing_of(game)
     out: dict[str, list[list[tuple[int, int]]]] = {
         "territories": [[] for _ in range(seats)],
         "armies": [[] for _ in range(seats)],
     }
     for frame in _thinned(found):
         for seat in range(seats):
-            held, armies = standing(frame["board"], seat)
+            held, armies = standing(frame, seat)
             out["territories"][seat].append((frame["step"], held))
             out["armies"][seat].append((frame["step"], armies))
     return out

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from arena import games
 from arena.replays import files as replay
 from arena.results.store import open_store
 from tests.web.browser import (
@@ -344,3 +345,111 @@ def test_the_whole_europe_map_is_in_the_window(
     assert map_fits_the_window(browser)
     assert "step=" not in browser.current_url  # the page as opened names no step
     done(browser, tmp_path / "europe.png")
+
+
+# -- what the viewer draws is what each frame says ------------------------------------------
+
+
+def drawn_regions(driver: Any) -> list[dict[str, Any]]:
+    """Each territory as the map shows it: owner, count, units, ring (its colour), badges."""
+    found = driver.execute_script(
+        "return [...document.querySelectorAll('#map .territory')].map(g => {"
+        "  const ring = g.querySelector('.attacker');"
+        "  return {territory: Number(g.dataset.territory), owner: Number(g.dataset.owner),"
+        "    count: Number(g.dataset.armies), units: g.dataset.units || '',"
+        "    ring: ring.getAttribute('visibility') === 'visible' ? ring.style.stroke : null,"
+        "    badges: [...g.querySelectorAll('.badge')].map(b => [b.getAttribute('class'),"
+        "      b.textContent])}; });"
+    )
+    return [{**t, "ring": t["ring"] and _rgb(t["ring"])} for t in found]
+
+
+def expected_regions(frame: dict[str, Any], colours: dict[int, str]) -> list[dict[str, Any]]:
+    """What the map must show of each territory, read from the frame alone."""
+    regions = frame["regions"]
+    found = []
+    for i, owner in enumerate(regions["owner"]):
+        units = regions.get("units", [[]] * len(regions["owner"]))[i]
+        ring = regions.get("ring", [None] * len(regions["owner"]))[i]
+        found.append(
+            {
+                "territory": i,
+                "owner": owner,
+                "count": regions["count"][i],
+                "units": ";".join(
+                    f"{u['side']}:" + ",".join(map(str, u["counts"].values())) for u in units
+                ),
+                "ring": None if ring is None else _rgb(colours[ring]),
+                "badges": [
+                    [f"badge {b['style']}", b["text"]]
+                    for b in regions.get("badges", [[]] * len(regions["owner"]))[i]
+                ],
+            }
+        )
+    return found
+
+
+def drawn_panel(driver: Any) -> list[list[str]]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#armies tr')].map(tr =>"
+        " [...tr.cells].map(c => c.textContent));"
+    )
+
+
+def shows_frame(
+    driver: Any, frame: dict[str, Any], colours: dict[int, str], legend: dict[int, Any]
+) -> None:
+    """The map, the arrows and the side panel show ``frame`` exactly."""
+    expected = expected_regions(frame, colours)
+    try:
+        poll(f"the map at step {frame['step']}", lambda: drawn_regions(driver) == expected)
+    except AssertionError:
+        wrong = [(d, e) for d, e in zip(drawn_regions(driver), expected, strict=True) if d != e]
+        raise AssertionError(f"territories drawn ≠ the frame's: {wrong[:3]}") from None
+    drawn = driver.execute_script(
+        "return [...document.querySelectorAll('#map .attack-mark')].map(g =>"
+        " [Number(g.dataset.from), Number(g.dataset.to), g.querySelector('text').textContent,"
+        "  g.querySelector('title').textContent]);"
+    )
+    assert drawn == [[a["from"], a["to"], a["label"], a["title"]] for a in frame["arrows"]]
+    panel = frame["panel"]
+    assert drawn_panel(driver) == [
+        ["", *panel["columns"]],
+        *(["■", legend[r["side"]]["name"], *map(str, r["cells"])] for r in panel["rows"]),
+    ]
+
+
+@pytest.mark.parametrize("game", games.GAMES)
+def test_the_viewer_draws_what_each_frame_says(
+    served: tuple[str, Path], browser: Any, tmp_path: Path, game: str
+) -> None:
+    """Territories (owner, count, units, the attacker's ring in its colour, badges), arrows
+    and the side panel, for every game alike: the viewer adds nothing of its own."""
+    url, db = served
+    with open_store(db, read_only=True) as store:
+        match = next(m for m in store.matches() if m["game"] == game)
+    frames = get_json(f"{url}/api/matches/{match['id']}/frames?count=1000")["frames"]
+    legend = {s["side"]: s for s in frames[0]["legend"]}
+
+    def busy(f: dict[str, Any]) -> int:  # rings, badges and arrows are what a step may lack
+        regions = f["regions"]
+        rings = sum(r is not None for r in regions.get("ring", []))
+        return rings + len(f["arrows"]) + sum(map(len, regions.get("badges", [])))
+
+    step = max(range(len(frames) - 1), key=lambda k: busy(frames[k]))
+    open_page(browser, f"{url}/matches/{match['id']}?step={step}", tmp_path / f"{game}.png")
+    poll("the viewer to load", lambda: loaded(browser))
+    colours = browser.execute_script(
+        "const root = getComputedStyle(document.documentElement);"
+        "return Object.fromEntries(arguments[0].map(s =>"
+        " [s.side, root.getPropertyValue('--' + s.colour).trim()]));",
+        frames[0]["legend"],
+    )
+    colours = {int(side): value for side, value in colours.items()}
+    assert all(colours.values()), f"every legend colour is the stylesheet's: {colours}"
+    shows_frame(browser, frames[step], colours, legend)
+    browser.find_element("css selector", "#forward").click()
+    poll(f"step {step + 1}", lambda: shown_step(browser) == step + 1)
+    shows_frame(browser, frames[step + 1], colours, legend)
+    browser.save_screenshot(str(tmp_path / f"{game}-drawn.png"))
+    done(browser, tmp_path / f"{game}.png")

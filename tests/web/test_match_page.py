@@ -34,7 +34,7 @@ def _frames(client: TestClient, match_id: str) -> list[dict[str, Any]]:
             return found
 
 
-def test_each_classic_step_lists_its_records_battles_as_attacks(
+def test_each_classic_step_lists_its_records_battles_as_attacks_and_arrows(
     client: TestClient, results_db: Path
 ) -> None:
     match = _match_of(results_db, "classic")
@@ -52,6 +52,17 @@ def test_each_classic_step_lists_its_records_battles_as_attacks(
             assert attack["defender_dice"] == event["defender_dice"]
             assert attack["attacker_losses"] == event["attacker_losses"]
         battles += len(expected)
+        assert [(a["from"], a["to"], a["side"]) for a in frame["arrows"]] == [
+            (a["from"], a["to"], a["seat"]) for a in frame["attacks"]
+        ]
+        for arrow, event in zip(frame["arrows"], expected, strict=True):
+            dice = [
+                "·".join(map(str, sorted(event[side], reverse=True)))
+                for side in ("attacker_dice", "defender_dice")
+            ]
+            losses = f"(−{event['attacker_losses']} / −{event['defender_losses']})"
+            assert arrow["label"] == f"⚔ {dice[0]} vs {dice[1]} {losses}"
+            assert arrow["title"].endswith(f": {dice[0]} vs {dice[1]} {losses}")
     assert battles > 0
 
 

@@ -5,6 +5,7 @@ unknown ids or bad pages answered with a 404/400 page or JSON error."""
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import shutil
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from arena import games
 from arena.results import reports
 from arena.results.store import open_store
 from arena.web.app import create_app
@@ -261,3 +263,25 @@ def test_a_planned_tournament_and_a_bot_that_never_played(results_db: Path, tmp_
         listed = {b["name"]: b for b in client.get("/api/bots").json()}
         assert listed["idle"]["matches"] == 0 and listed["idle"]["pools"] == []
         assert 'data-tournament="t-idle"' in client.get("/tournaments").text
+
+
+def test_a_tournament_whose_settings_name_no_game_is_of_the_registrys_first(
+    results_db: Path, tmp_path: Path
+) -> None:
+    """Settings recorded before a tournament named its game are read as the first game."""
+    db = tmp_path / "unnamed.db"
+    shutil.copy(results_db, db)
+    db.chmod(0o644)
+    conn = sqlite3.connect(db)
+    with conn:
+        for tid, text in conn.execute("SELECT id, settings_json FROM tournaments").fetchall():
+            settings = {k: v for k, v in json.loads(text).items() if k != "game"}
+            conn.execute(
+                "UPDATE tournaments SET settings_json = ? WHERE id = ?", (json.dumps(settings), tid)
+            )
+    conn.close()
+    with TestClient(create_app(db)) as client:
+        listed = client.get("/api/tournaments").json()
+        shown = {t["id"]: client.get(f"/api/tournaments/{t['id']}").json() for t in listed}
+    assert listed and {t["game"] for t in listed} == {games.names()[0]}
+    assert {d["game"] for d in shown.values()} == {games.names()[0]}

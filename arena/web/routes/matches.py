@@ -142,8 +142,9 @@ def api_frames(
     start: Start = 0,
     count: Count = 200,
 ) -> dict[str, Any]:
-    """Frames ``start`` to ``start + count`` of the replay viewer: each step's board, events and
-    player totals."""
+    """Frames ``start`` to ``start + count`` of the replay viewer: each step's public board,
+    narrated lines and attacks, and what the viewer draws of it (territories, arrows, the side
+    panel; who each side is, in the first frame)."""
     if db.match(match_id) is None:
         raise not_found(f"no match {match_id!r}")
     try:

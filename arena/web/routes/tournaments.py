@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse
 
 from arena.results import reports
 from arena.results.store import Store
-from arena.web.deps import TEMPLATES, not_found, store
+from arena.web.deps import TEMPLATES, default_game, not_found, store
 
 router = APIRouter()
 StoreDep = Annotated[Store, Depends(store)]
@@ -22,7 +22,7 @@ Page = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1 is the first page"
 
 
 def _game(settings: dict[str, Any]) -> str:
-    return str(settings.get("game") or "classic")
+    return str(settings.get("game") or default_game())
 
 
 def tournament_list(db: Store) -> list[dict[str, Any]]:

@@ -1,5 +1,7 @@
 """What a spectator of a classic RISK replay sees: owners, armies, cards and reserves per
-step, the classic narrator's sentences, each step's attacks, and at the end every seat's hand and mission."""
+step, the classic narrator's sentences, each step's attacks drawn as arrows with their dice,
+a panel of each player's territories, armies and cards, and at the end every seat's hand and
+mission."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ from typing import Any
 
 from arena.games.api import Game
 from arena.games.classic.narrate import Narrator
+from arena.games.classic.state import NEUTRAL, UNCLAIMED
+from arena.web.frames import Arrow, Panel, Regions, Revealed, Row, Side, seat_sides
 
 REVEALED = "revealed after the match"
 BATTLE = (
@@ -19,6 +23,19 @@ BATTLE = (
     "defender_losses",
 )
 """What a battle event tells of an attack (all of it public)."""
+COLUMNS = ["player", "territories", "armies", "cards"]
+
+
+def standing(board: dict[str, Any], seat: int) -> tuple[int, int]:
+    """(territories held, armies on them) of ``seat`` in a frame's board, for the match
+    page's plots."""
+    held = [i for i, owner in enumerate(board["owner"]) if owner == seat]
+    return len(held), sum(board["armies"][i] for i in held)
+
+
+def _dice(rolled: list[int] | None) -> str:
+    """Dice highest first, as they are compared: ``6·3``."""
+    return "·".join(str(d) for d in sorted(rolled or [], reverse=True))
 
 
 class ClassicSpectator:
@@ -26,9 +43,19 @@ class ClassicSpectator:
 
     def __init__(self, header: dict[str, Any], game: Game[Any, Any, Any], start: Any) -> None:
         self.game = game
+        self.names: list[str] = list(game.board()["territories"])
         names = [str(s.get("bot")) for s in header.get("seats", [])]
         self.narrator = Narrator(None, names, game.board())
         self.narrator.owner = list(game.view(start, 0)["owner"])
+        self.sides = [
+            *seat_sides(header),
+            Side(side=NEUTRAL, name="neutral", colour="neutral"),
+            Side(side=UNCLAIMED, name="unclaimed", colour="unclaimed"),
+        ]
+        self.who = {s["side"]: s["name"] for s in self.sides}
+
+    def legend(self) -> list[Side]:
+        return self.sides
 
     def board(self, state: Any) -> dict[str, Any]:
         view = self.game.view(state, 0)  # the public fields are the same in every seat's view
@@ -64,18 +91,58 @@ class ClassicSpectator:
             if e.get("type") == "battle"
         ]
 
-    def revealed(self, state: Any) -> list[dict[str, Any]]:
+    def regions(self, board: dict[str, Any]) -> Regions:
+        """Each territory's owner and armies."""
+        return Regions(owner=board["owner"], count=board["armies"])
+
+    def arrows(self, attacks: list[dict[str, Any]]) -> list[Arrow]:
+        """Each battle labelled with both sides' dice and losses: ``⚔ 6·3 vs 5 (−1 / −0)``."""
+        found = []
+        for a in attacks:
+            dice = f"{_dice(a.get('attacker_dice'))} vs {_dice(a.get('defender_dice'))}"
+            losses = f" (−{a.get('attacker_losses', 0)} / −{a.get('defender_losses', 0)})"
+            who = self.who.get(a["seat"], str(a["seat"]))
+            title = f"{who} attacks {self._name(a['to'])} from {self._name(a['from'])}: "
+            found.append(
+                Arrow(
+                    {
+                        "from": a["from"],
+                        "to": a["to"],
+                        "side": a["seat"],
+                        "label": f"⚔ {dice}{losses}",
+                        "title": title + dice + losses,
+                    }
+                )
+            )
+        return found
+
+    def _name(self, territory: int) -> str:
+        return self.names[territory] if 0 <= territory < len(self.names) else str(territory)
+
+    def panel(self, board: dict[str, Any]) -> Panel:
+        """Per player: territories held, armies on them, cards in hand."""
+        cards = board["cards"]
+        seats = range(len(cards))
+        held, armies = [0] * len(cards), [0] * len(cards)
+        for owner, count in zip(board["owner"], board["armies"], strict=True):
+            if owner in seats:  # one pass: a long match has thousands of frames
+                held[owner] += 1
+                armies[owner] += count
+        rows = [Row(side=s, cells=[held[s], armies[s], cards[s]]) for s in seats]
+        return Panel(columns=COLUMNS, rows=rows)
+
+    def revealed(self, state: Any) -> list[Revealed]:
         shown = []
         for seat in range(self.game.players):
             view = self.game.view(state, seat)
             mission = view.get("mission")
             shown.append(
-                {
-                    "seat": seat,
-                    "label": REVEALED,
-                    "hand": [self.narrator.card(c) for c in view.get("hand", [])],
-                    "mission": mission["text"] if isinstance(mission, dict) else None,
-                }
+                Revealed(
+                    seat=seat,
+                    label=REVEALED,
+                    hand=[self.narrator.card(c) for c in view.get("hand", [])],
+                    mission=mission["text"] if isinstance(mission, dict) else None,
+                )
             )
         return shown
 

@@ -1,10 +1,13 @@
 // The replay viewer of a match page: draws the board from its layout as SVG and steps
 // through the frames of /api/matches/{id}/frames (play, pause, step, a timeline slider, jump
-// to a turn, speed), the event log in sync, each step's attacks drawn as arrows with their
-// dice. The page opens at ?step=N and keeps the URL on the step shown (while paused), so a
+// to a turn, speed), the event log in sync. What it draws of each step comes from the frame
+// alone, the same way for every game (see arena/web/frames.py): each territory's owner,
+// count, units and badges (frame.regions), the arrows with their labels (frame.arrows), the
+// side panel (frame.panel), and who each side is and its colour (the first frame's legend).
+// The page opens at ?step=N and keeps the URL on the step shown (while paused), so a
 // position can be linked. Every territory element carries data-territory, data-owner and
-// data-armies (RISK: Europe also data-units="ARMY:f,a,c,s;..." for each army present), every
-// attack arrow data-from and data-to, and #step shows the current step, so a browser test
+// data-armies (and data-units="SIDE:n,n,...;..." for the units present, data-badges),
+// every arrow data-from and data-to, and #step shows the current step, so a browser test
 // can compare the map with the engine.
 "use strict";
 (function () {
@@ -12,29 +15,25 @@
   if (!viewer) return;
   const SVG = "http://www.w3.org/2000/svg";
   const layout = JSON.parse(document.getElementById("layout").textContent);
-  const bots = JSON.parse(document.getElementById("seats").textContent);
-  const game = viewer.dataset.game;
   const matchId = viewer.dataset.match;
   const total = Number(viewer.dataset.frames);
   const $ = (id) => document.getElementById(id);
   const map = $("map"), log = $("log"), stepShown = $("step"), slider = $("slider");
   const frames = [];
   const nodes = [];
+  const sides = {};  // side → {name, colour}, from the first frame's legend
   let attackLayer = null;
   const entries = [];
   let step = 0;
   let timer = null;
 
-  function colour(owner) {
-    const neutral = owner === -1 && game !== "europe";  // Europe's -1 is nobody's
-    const name = owner >= 0 ? "--owner-" + (owner % 6) : neutral ? "--neutral" : "--unclaimed";
+  function colour(side) {
+    const name = "--" + (sides[side] ? sides[side].colour : "unclaimed");
     return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#ccc";
   }
 
-  function who(seat) {
-    if (seat >= 0 && seat < bots.length) return bots[seat] + " (seat " + seat + ")";
-    if (game === "europe" && seat >= 0) return "mercenary army " + seat;
-    return seat === -1 ? (game === "europe" ? "nobody" : "neutral") : "unclaimed";
+  function who(side) {
+    return sides[side] ? sides[side].name : "side " + side;
   }
 
   function el(name, attrs, parent) {
@@ -76,16 +75,9 @@
       const ring = el("circle", { cx: t.x, cy: t.y, r: r + 4, class: "attacker", visibility: "hidden" }, g);
       const count = el("text", { x: t.x, y: t.y + 4, class: "count" }, g);
       el("text", { x: t.x, y: t.y + r + 11, class: "name" }, g).textContent = t.name;
-      const node = { g, disc, ring, count, t };
-      if (game === "europe") {
-        node.units = el("text", { x: t.x, y: t.y + r + 21, class: "units" }, g);
-        node.castle = el("rect", { x: t.x + r - 4, y: t.y - r - 4, width: 8, height: 8, class: "castle", visibility: "hidden" }, g);
-        if (t.city) {
-          node.crown = el("text", { x: t.x - r - 2, y: t.y - r + 2, class: "crown" + (t.gold ? " gold" : ""), visibility: "hidden" }, g);
-          node.crown.textContent = "♛";
-        }
-      }
-      nodes[t.id] = node;
+      const units = el("text", { x: t.x, y: t.y + r + 21, class: "units" }, g);
+      const badges = el("g", { class: "badges" }, g);
+      nodes[t.id] = { g, disc, ring, count, units, badges, r, t };
     }
     attackLayer = el("g", { class: "attacks" }, map);  // last: drawn over the territories
   }
@@ -104,10 +96,10 @@
     return [x2 - ((x2 - x1) * by) / length, y2 - ((y2 - y1) * by) / length];
   }
 
-  function showAttacks(attacks) {
+  function showArrows(arrows) {
     if (!attackLayer) return;
     attackLayer.textContent = "";
-    (attacks || []).forEach((a, k) => {
+    (arrows || []).forEach((a, k) => {
       const from = nodes[a.from], to = nodes[a.to];
       if (!from || !to) return;
       const g = el("g", { class: "attack-mark", "data-from": a.from, "data-to": a.to }, attackLayer);
@@ -116,74 +108,59 @@
         const [ex, ey] = k === parts.length - 1 ? shorten(x1, y1, x2, y2, 16) : [x2, y2];
         const line = el("line", { class: "attack", x1: x1, y1: y1, x2: ex, y2: ey }, g);
         if (k !== parts.length - 1) line.style.markerEnd = "none";
-        line.style.stroke = colour(a.seat);
+        line.style.stroke = colour(a.side);
       });
       const [x1, y1, x2, y2] = parts[0];
-      const high = (d) => [...(d || [])].sort((x, y) => y - x).join("·");  // as they are compared
-      const dice = high(a.attacker_dice) + " vs " + high(a.defender_dice);
-      const losses = " (−" + (a.attacker_losses || 0) + " / −" + (a.defender_losses || 0) + ")";
-      // one label per battle, stacked: a record may roll several times on the same line
+      // one label per arrow, stacked: a record may attack several times along the same line
       const label = el("text", { class: "attack-dice", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 8 - 15 * k }, g);
-      label.textContent = "⚔ " + dice + losses;
-      el("title", {}, g).textContent = who(a.seat) + " attacks " + to.t.name + " from " + from.t.name + ": " + dice + losses;
+      label.textContent = a.label;
+      el("title", {}, g).textContent = a.title;
     });
   }
 
-  function unitsText(u) {
-    return ["f", "a", "c", "s"].map((k, i) => (u[i] ? u[i] + k : "")).filter(Boolean).join(" ");
+  function unitsText(counts) {
+    return Object.entries(counts).filter(([, n]) => n > 0).map(([label, n]) => n + label).join(" ");
   }
 
-  function showBoard(board) {
-    if (game === "classic") {
-      board.owner.forEach((owner, i) => {
-        const n = nodes[i]; if (!n) return;
-        n.g.setAttribute("data-owner", owner);
-        n.g.setAttribute("data-armies", board.armies[i]);
-        n.disc.style.fill = colour(owner);
-        n.count.textContent = board.armies[i] || "";
-      });
-    } else if (game === "europe") {
-      board.territories.forEach((t, i) => {
-        const n = nodes[i]; if (!n) return;
-        const present = Object.entries(t.units).filter(([, u]) => u.some((x) => x > 0));
-        const armies = present.reduce((sum, [, u]) => sum + u.reduce((a, b) => a + b, 0), 0);
-        n.g.setAttribute("data-owner", t.owner);
-        n.g.setAttribute("data-armies", armies);
-        n.g.setAttribute("data-units", present.map(([a, u]) => a + ":" + u.join(",")).join(";"));
-        n.g.setAttribute("data-castle", t.castle ? "1" : "0");
-        n.disc.style.fill = colour(t.owner);
-        n.count.textContent = armies || "";
-        n.units.textContent = present.map(([a, u]) => (Number(a) === t.owner ? "" : "⚔") + unitsText(u)).join(" | ");
-        n.castle.setAttribute("visibility", t.castle ? "visible" : "hidden");
-        if (n.crown) n.crown.setAttribute("visibility", t.owner >= 0 ? "visible" : "hidden");
-        n.ring.setAttribute("visibility", t.attacker >= 0 ? "visible" : "hidden");
-        if (t.attacker >= 0) n.ring.style.stroke = colour(t.attacker);
-      });
-    }
+  function badgePlace(n, corner) {
+    // where a badge's symbol starts: just outside the disc's top left, or on its top right
+    const { t, r } = n;
+    return corner === "top-left" ? { x: t.x - r - 2, y: t.y - r + 2 } : { x: t.x + r - 5, y: t.y - r + 4 };
   }
 
-  function showArmies(board) {
+  function showRegions(regions) {
+    regions.owner.forEach((owner, i) => {
+      const n = nodes[i]; if (!n) return;
+      const count = regions.count[i];
+      const present = regions.units ? regions.units[i] : [];
+      const ring = regions.ring ? regions.ring[i] : null;
+      const badges = regions.badges ? regions.badges[i] : [];
+      n.g.setAttribute("data-owner", owner);
+      n.g.setAttribute("data-armies", count);
+      n.disc.style.fill = colour(owner);
+      n.count.textContent = count || "";
+      if (regions.units) n.g.setAttribute("data-units", present.map((u) => u.side + ":" + Object.values(u.counts).join(",")).join(";"));
+      n.units.textContent = present.map((u) => (u.side === owner ? "" : "⚔") + unitsText(u.counts)).join(" | ");
+      n.ring.setAttribute("visibility", ring === null ? "hidden" : "visible");
+      if (ring !== null) n.ring.style.stroke = colour(ring);
+      if (regions.badges) n.g.setAttribute("data-badges", badges.map((b) => b.style).join(" "));
+      n.badges.textContent = "";
+      for (const b of badges) el("text", { ...badgePlace(n, b.corner), class: "badge " + b.style }, n.badges).textContent = b.text;
+    });
+  }
+
+  function showPanel(panel) {
     const box = $("armies");
     box.textContent = "";
+    if (!panel.columns.length) return;
     const table = document.createElement("table");
     const row = (cells, head) => {
       const tr = table.insertRow();
       for (const c of cells) { const td = document.createElement(head ? "th" : "td"); td.textContent = c; tr.appendChild(td); }
       return tr;
     };
-    if (game === "classic") {
-      row(["", "player", "territories", "armies", "cards"], true);
-      board.cards.forEach((cards, seat) => {
-        const held = board.owner.filter((o) => o === seat).length;
-        const armies = board.armies.reduce((s, a, i) => s + (board.owner[i] === seat ? a : 0), 0);
-        row(["■", who(seat), held, armies, cards]).cells[0].style.color = colour(seat);
-      });
-    } else if (game === "europe") {
-      row(["", "army", "coins", "crowns", "cards", ""], true);
-      for (const a of board.armies) {
-        row(["■", who(a.army), a.coins, a.crowns, a.hand_size, a.alive ? "" : "out"]).cells[0].style.color = colour(a.army);
-      }
-    }
+    row(["", ...panel.columns], true);
+    for (const r of panel.rows) row(["■", who(r.side), ...r.cells]).cells[0].style.color = colour(r.side);
     box.appendChild(table);
   }
 
@@ -224,9 +201,9 @@
     if (!frames.length) return;
     step = Math.max(0, Math.min(frames.length - 1, to));
     const frame = frames[step];
-    showBoard(frame.board);
-    showAttacks(frame.attacks);
-    showArmies(frame.board);
+    showRegions(frame.regions);
+    showArrows(frame.arrows);
+    showPanel(frame.panel);
     showRevealed(frame);
     stepShown.textContent = step;
     slider.value = step;
@@ -316,6 +293,7 @@
 
   wire();
   load().then(() => {
+    for (const s of (frames[0] && frames[0].legend) || []) sides[s.side] = s;
     drawBoard();  // only now: every territory drawn carries its owner and armies
     buildLog();
     viewer.dataset.loaded = "true";
