@@ -173,7 +173,11 @@ def test_both_paths_hand_every_bot_the_same_requests(
     ]
     assert rejections, "the odd bot's bad answers were rejected (on both paths alike)"
     assert [s.to_dict() for s in fast.seats] == [s.to_dict() for s in wire.seats]
-    assert (fast.progress, fast.end_reason, fast.decisions) == (wire.progress, wire.end_reason, wire.decisions)
+    assert (fast.progress, fast.end_reason, fast.decisions) == (
+        wire.progress,
+        wire.end_reason,
+        wire.decisions,
+    )
     assert {k: v for k, v in fast_header.items() if k != "match_id"} == {
         k: v for k, v in wire_header.items() if k != "match_id"
     }
