@@ -4,6 +4,7 @@ Usage, from the repository root::
 
     .venv/bin/python -m tests.games.classic.golden.make_golden            # every playthrough
     .venv/bin/python -m tests.games.classic.golden.make_golden world_3p   # just these
+    .venv/bin/python -m tests.games.classic.golden.make_golden --text     # only the texts
 
 Each playthrough is a match of bundled in-process bots (``random``, ``aggressive``,
 ``planner``) played by :func:`arena.referee.match.play_match` without clocks. ``planner`` is
@@ -12,11 +13,15 @@ bot changes; files recorded before it existed name ``strong`` in their ``bots`` 
 same code. A match's replay's decision and forfeit records become the file's action list
 (plain dicts from :func:`action_to_dict`, each with the seat that played it); the list is
 then replayed through the validating engine by ``test_golden.replay`` to compute the pinned
-digests, which must agree with the match's own final state. The file is written as ``golden/NAME.json`` and the
-digests are printed.
+digests, which must agree with the match's own final state. Two files are written per
+playthrough: ``golden/NAME.json`` (the game and its digests) and ``golden/NAME.txt``, the
+game told decision by decision by ``test_golden.narrate``; the digests are printed.
 
-Regenerating changes the pinned digests: do it only when a change of behaviour is intended,
-and say so in the commit.
+Regenerating changes the pinned digests and the texts: do it only when a change of
+behaviour is intended, read ``git diff tests/games/classic/golden/*.txt`` to check that the
+games changed the way meant, and say so in the commit. After a change of wording only (the
+narrator's, or the text's layout in ``tests/golden_text.py``), ``--text`` tells the recorded
+games again without playing them: the ``.json`` files, and so every digest, stay as they are.
 """
 
 from __future__ import annotations
@@ -34,7 +39,18 @@ from arena.games.classic.game import ClassicGame
 from arena.referee.match import play_match
 from arena.replays.files import read
 from arena.sdk import Bot, Request
-from tests.games.classic.test_golden import GOLDEN, canonical_state, digest, replay
+from tests.games.classic.test_golden import (
+    GOLDEN,
+    canonical_state,
+    digest,
+    load,
+    narrate,
+    replay,
+)
+from tests.golden_text import write
+
+TEXT_ONLY = "--text"
+"""Only tell the recorded games again (``NAME.txt``), leaving ``NAME.json`` as it is."""
 
 
 @dataclass(frozen=True)
@@ -216,7 +232,16 @@ def dumps(game: dict[str, Any]) -> str:
     return "{\n" + "\n".join(lines) + '\n  "actions": [\n' + actions + "\n  ]\n}\n"
 
 
-def main(names: list[str]) -> None:
+def retell(name: str) -> None:
+    """Write ``golden/NAME.txt`` again from the recorded ``golden/NAME.json``, which stays as
+    it is (the games are not played again)."""
+    told = narrate(load(name))
+    write(GOLDEN / f"{name}.txt", told)
+    print(f"{name}: {len(told.encode()) // 1024} KB of text")
+
+
+def main(args: list[str]) -> None:
+    names = [a for a in args if a != TEXT_ONLY]
     known = {s.name for s in SPECS}
     unknown = sorted(set(names) - known)
     if unknown:
@@ -224,16 +249,21 @@ def main(names: list[str]) -> None:
     for spec in SPECS:
         if names and spec.name not in names:
             continue
+        if TEXT_ONLY in args:
+            retell(spec.name)
+            continue
         game = record(spec)
         text = dumps(game)
         assert json.loads(text) == game
         (GOLDEN / f"{spec.name}.json").write_text(text, encoding="utf-8")
+        told = narrate(game)
+        write(GOLDEN / f"{spec.name}.txt", told)
         outcome, final = game["outcome"], game["final"]
         print(
             f"{spec.name}: {final['actions']} actions, {final['events']} events, "
             f"{final['rounds']} rounds, {outcome['termination']}, places {outcome['places']}, "
-            f"{len(text) // 1024} KB\n  state  {game['digests']['state']}\n"
-            f"  events {game['digests']['events']}"
+            f"{len(text) // 1024} KB + {len(told.encode()) // 1024} KB of text\n"
+            f"  state  {game['digests']['state']}\n  events {game['digests']['events']}"
         )
 
 

@@ -4,14 +4,20 @@ Usage, from the repository root::
 
     .venv/bin/python -m tests.games.europe.golden.make_golden            # every playthrough
     .venv/bin/python -m tests.games.europe.golden.make_golden base_3p    # just these
+    .venv/bin/python -m tests.games.europe.golden.make_golden --text     # only the texts
 
 Each playthrough is a seeded random game: every seat picks uniformly (``random.Random(seed)``)
 among the listed choices of its decision. The actions (``game.action_to_dict``, each with its
 seat) are replayed through ``test_golden.replay`` to compute the digest of every step and the
-pinned final digests; the file is written as ``golden/NAME.json``.
+pinned final digests. Two files are written per playthrough: ``golden/NAME.json`` (the game
+and its digests) and ``golden/NAME.txt``, the game told decision by decision by
+``test_golden.narrate``.
 
-Regenerating changes the pinned digests: do it only when a change of behaviour is intended,
-and say so in the commit.
+Regenerating changes the pinned digests and the texts: do it only when a change of
+behaviour is intended, read ``git diff tests/games/europe/golden/*.txt`` to check that the
+games changed the way meant, and say so in the commit. After a change of wording only (the
+narrator's, or the text's layout in ``tests/golden_text.py``), ``--text`` tells the recorded
+games again without playing them: the ``.json`` files, and so every digest, stay as they are.
 """
 
 from __future__ import annotations
@@ -23,7 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.games.europe.game import ASK_ALL, GAME
-from tests.games.europe.test_golden import GOLDEN, replay
+from tests.games.europe.test_golden import GOLDEN, load, narrate, replay
+from tests.golden_text import write
+
+TEXT_ONLY = "--text"
+"""Only tell the recorded games again (``NAME.txt``), leaving ``NAME.json`` as it is."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +122,16 @@ def dumps(record_: dict[str, Any]) -> str:
     return "{\n" + "\n".join(lines) + '\n  "actions": [\n' + actions + "\n  ]\n}\n"
 
 
-def main(names: list[str]) -> None:
+def retell(name: str) -> None:
+    """Write ``golden/NAME.txt`` again from the recorded ``golden/NAME.json``, which stays as
+    it is (the games are not played again)."""
+    told = narrate(load(name))
+    write(GOLDEN / f"{name}.txt", told)
+    print(f"{name}: {len(told.encode()) // 1024} KB of text")
+
+
+def main(args: list[str]) -> None:
+    names = [a for a in args if a != TEXT_ONLY]
     known = {s.name for s in SPECS}
     unknown = sorted(set(names) - known)
     if unknown:
@@ -120,15 +139,20 @@ def main(names: list[str]) -> None:
     for spec in SPECS:
         if names and spec.name not in names:
             continue
+        if TEXT_ONLY in args:
+            retell(spec.name)
+            continue
         game = record(spec)
         text = dumps(game)
         assert json.loads(text) == game
         (GOLDEN / f"{spec.name}.json").write_text(text, encoding="utf-8")
+        told = narrate(game)
+        write(GOLDEN / f"{spec.name}.txt", told)
         outcome, final = game["outcome"], game["final"]
         print(
             f"{spec.name}: {final['actions']} actions, {final['events']} events, "
             f"{final['rounds']} rounds, {outcome['termination']}, places {outcome['places']}, "
-            f"{len(text) // 1024} KB"
+            f"{len(text) // 1024} KB + {len(told.encode()) // 1024} KB of text"
         )
 
 
