@@ -20,7 +20,7 @@ from arena.cli.common import (
     registry_flag,
 )
 from arena.errors import ConfigError
-from arena.games import GAMES, check_game
+from arena.games import DEFAULT_GAME, GAMES, check_game
 from arena.paths import arena_command
 from arena.referee import checkbot
 from arena.results.store import open_store
@@ -242,7 +242,7 @@ def _add_remote(args: argparse.Namespace) -> int:
         raise ConfigError("name the bot folder, or a remote bot with --remote NAME")
     if args.path is not None:
         raise ConfigError("a remote bot has no folder: give --remote NAME or a folder, not both")
-    played = [g.strip() for g in (args.games or "classic").split(",") if g.strip()]
+    played = [g.strip() for g in (args.games or DEFAULT_GAME).split(",") if g.strip()]
     db = _remote_db(args)
     with open_store(db) as store:
         vid = remote_bots.add_remote(store, args.remote, played, args.label or "1")

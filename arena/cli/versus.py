@@ -14,7 +14,7 @@ from arena.catalog import check_plays
 from arena.cli.common import EXIT_OK, bot_finder, registry_flag
 from arena.cli.progress import StatusLine
 from arena.errors import ConfigError
-from arena.games import GAMES, check_game
+from arena.games import DEFAULT_GAME, GAMES, check_game
 from arena.results import stats
 from arena.scheduler import series
 from arena.seeds import new_seed
@@ -28,7 +28,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     versus.add_argument("a", help="bot A (name or folder)")
     versus.add_argument("b", help="bot B (name or folder)")
     versus.add_argument(
-        "--game", default="classic", help=f"game to play ({', '.join(GAMES)}; default classic)"
+        "--game",
+        default=DEFAULT_GAME,
+        help=f"game to play ({', '.join(GAMES)}; default {DEFAULT_GAME})",
     )
     versus.add_argument("--games", type=int, default=20, help="games at most (default 20)")
     versus.add_argument("--seats", type=int, default=2, help="seats per game (default 2)")

@@ -37,6 +37,11 @@ ReplayBlocks = Callable[[dict[str, Any], list[dict[str, Any]]], Iterator[list[st
 """A game's replay narrator: the header and records of a replay → blocks of lines."""
 
 
+DEFAULT_GAME = "classic"
+"""The game of whatever names none: a ``bot.toml`` without ``games``, a command without
+``--game``, a database row or replay from before games were declared."""
+
+
 def names() -> tuple[str, ...]:
     """Registered game names, in listing order."""
     return tuple(_ENTRIES)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from arena.catalog import BotSpec, check_plays
 from arena.errors import BotError
+from arena.games import DEFAULT_GAME
 from arena.games import load as load_game
 from arena.games.api import Position
 from arena.keys import bot_seed
@@ -27,7 +28,6 @@ from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.sdk.bot import Bot
 
 BURST = 100
-DEFAULT_GAME = "classic"
 
 
 def game_to_check(spec: BotSpec, asked: str | None) -> str:
@@ -57,7 +57,7 @@ class CheckResult:
     ms: float | None = None
 
 
-def find_positions(seed: int = 1, game: str = "classic") -> dict[str, Position]:
+def find_positions(seed: int = 1, game: str = DEFAULT_GAME) -> dict[str, Position]:
     """A real position of every decision kind of ``game`` (deterministic), in its order."""
     return {p.kind: p for p in load_game(game).positions(seed)}
 
@@ -178,7 +178,10 @@ class _Checker:
 
 
 async def check_bot(
-    player: BotSpec | Bot, move_time: float = 1.0, startup_time: float = 10.0, game: str = "classic"
+    player: BotSpec | Bot,
+    move_time: float = 1.0,
+    startup_time: float = 10.0,
+    game: str = DEFAULT_GAME,
 ) -> tuple[list[CheckResult], list[float]]:
     """Run every check of ``game`` against ``player``; returns the results and the latencies
     (ms)."""
@@ -249,7 +252,7 @@ def percentile(values: list[float], q: int) -> float:
 
 
 def run(
-    player: BotSpec | Bot, move_time: float, startup_time: float, game: str = "classic"
+    player: BotSpec | Bot, move_time: float, startup_time: float, game: str = DEFAULT_GAME
 ) -> tuple[list[CheckResult], list[float]]:
     """Synchronous :func:`check_bot`."""
     return asyncio.run(check_bot(player, move_time, startup_time, game))

@@ -43,6 +43,7 @@ from arena.catalog import (
 from arena.catalog.entries import Entry, entry_spec, plan_entry
 from arena.catalog.remote import is_remote, remote_entry
 from arena.errors import ArenaError, BotError, ConfigError
+from arena.games import DEFAULT_GAME
 from arena.games import load as load_game
 from arena.games.api import Game
 from arena.paths import logs_follow, results_home
@@ -79,7 +80,7 @@ class TournamentSettings:
 
     bots: list[str] = field(default_factory=list)
     name: str = ""
-    game: str = "classic"
+    game: str = DEFAULT_GAME
     rules: dict[str, str] = field(default_factory=dict)
     seats: int = 2
     rounds: int = 1
@@ -446,7 +447,7 @@ def default_workers() -> int:
 def stored_game(settings: Mapping[str, Any]) -> str:
     """The game a stored tournament plays (tournaments stored before games had names are
     classic)."""
-    return str(settings.get("game") or "classic")
+    return str(settings.get("game") or DEFAULT_GAME)
 
 
 def stored_pool(settings: Mapping[str, Any]) -> str:

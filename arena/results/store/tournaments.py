@@ -12,6 +12,7 @@ import socket
 from datetime import UTC, datetime
 from typing import Any
 
+from arena.games import DEFAULT_GAME
 from arena.processes import alive
 from arena.results.store.connect import StoreConnection
 from arena.results.store.errors import StoreError
@@ -158,7 +159,7 @@ class Tournaments(StoreConnection):
         )
         for row in rows:
             row["status"] = live_status(row)
-            row["game"] = row["game"] or "classic"
+            row["game"] = row["game"] or DEFAULT_GAME
             for key in ("runner_pid", "runner_host", "heartbeat_at"):
                 del row[key]
         return rows
