@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
+from arena.games import DEFAULT_GAME
 from arena.games import names as registered_games
 from arena.paths import bundled_bots_dir
 
-DEFAULT_GAMES = ("classic",)
+DEFAULT_GAMES = (DEFAULT_GAME,)
 """What a ``bot.toml`` without ``games`` plays: every bot written before there were other
 games is a classic bot."""
 
@@ -83,7 +84,7 @@ def read_spec(folder: Path) -> BotSpec:
     games = data.get("games", list(DEFAULT_GAMES))
     if not (isinstance(games, list) and games and all(isinstance(g, str) and g for g in games)):
         raise BotError(
-            f"{manifest}: 'games' must be a list of game names like [\"classic\"], got {games!r}"
+            f"{manifest}: 'games' must be a list of game names like [\"{DEFAULT_GAME}\"], got {games!r}"
         )
     if data.get("command") is None and entry is None:
         raise BotError(f"{manifest}: give a 'command' to start the bot (or an in-process 'entry')")

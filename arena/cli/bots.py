@@ -38,7 +38,7 @@ def add_check_bot_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "--game",
         default=None,
         help="the game the bot is checked for; its bot.toml must list it "
-        f"({', '.join(GAMES)}; default: the bot's only game, else classic)",
+        f"({', '.join(GAMES)}; default: the bot's only game, else {DEFAULT_GAME})",
     )
     registry_flag(check)
     check.add_argument("--in-process", action="store_true", help="load the Python bot in-process")
@@ -76,7 +76,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "--remote", metavar="NAME", help="register a remote bot (no folder: it dials in)"
     )
     bots_add.add_argument(
-        "--games", metavar="LIST", help="with --remote: the games it plays (default classic)"
+        "--games",
+        metavar="LIST",
+        help=f"with --remote: the games it plays (default {DEFAULT_GAME})",
     )
     bots_add.add_argument(
         "--label", metavar="LABEL", help="with --remote: its version label (default 1)"

@@ -15,7 +15,7 @@ from arena import games
 from arena.catalog import BotSpec, check_plays, load_bot
 from arena.cli.common import EXIT_OK, bot_finder, registry_flag
 from arena.errors import ArenaError, ConfigError
-from arena.games import GAMES, check_game
+from arena.games import DEFAULT_GAME, GAMES, check_game
 from arena.paths import arena_command, replays_dir
 from arena.referee.local import play, seat_log
 from arena.referee.match import MatchResult, TimeControl
@@ -34,7 +34,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "(results/replays/), not in the results database: only tournament matches are stored "
         "there, so `arena replay show` takes this match's file path, not its id.",
     )
-    match.add_argument("--game", default="classic", help=f"game to play ({', '.join(GAMES)})")
+    match.add_argument("--game", default=DEFAULT_GAME, help=f"game to play ({', '.join(GAMES)})")
     match.add_argument(
         "--bot",
         action="append",
@@ -186,7 +186,9 @@ def _print_summary(result: MatchResult, logs: dict[int, Path] | None = None) -> 
         if k != "players"
     )
     players = len(result.seats)
-    title = "classic RISK" if result.game == "classic" else result.game
+    title = result.game  # the default game by its title's first words ("classic RISK")
+    if result.game == DEFAULT_GAME:
+        title = games.load(result.game).info.title.partition(" (")[0]
     print(f"{title} · match {result.match_id} · {players} players · seed {result.seed}")
     print(f"rules: {rules}")
     print()

@@ -32,7 +32,7 @@ from arena.cli.common import (
 )
 from arena.cli.progress import ProgressBar
 from arena.errors import ArenaError, ConfigError
-from arena.games import GAMES, check_game
+from arena.games import DEFAULT_GAME, GAMES, check_game
 from arena.paths import arena_command
 from arena.remote.handoff import Follower, require_serve
 from arena.results import reports
@@ -59,7 +59,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
     trun.add_argument("--name", help="a name for the tournament")
     trun.add_argument(
-        "--game", help=f"game to play ({', '.join(GAMES)}; default classic, or the file's)"
+        "--game", help=f"game to play ({', '.join(GAMES)}; default {DEFAULT_GAME}, or the file's)"
     )
     trun.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
     trun.add_argument("--seats", type=int, help="seats per match, 2-6 (default 2)")
@@ -122,7 +122,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "--game", help=f"only this game's pools ({', '.join(GAMES)}; default: every game)"
     )
     board.add_argument("--tournament", metavar="ID")
-    board.add_argument("--pool", help="rating pool, e.g. classic/3p/world (default: the latest)")
+    board.add_argument(
+        "--pool", help=f"rating pool, e.g. {DEFAULT_GAME}/3p/world (default: the latest)"
+    )
     board.add_argument("--db", type=Path)
     fault_flags(board)
     format_flags(board)

@@ -14,12 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.errors import ArenaError, MalformedActionError
+from arena.games import DEFAULT_GAME
 from arena.games.api import Game
 from arena.protocol import codec_for
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 
 PROTOCOL_VERSION = 1
-DEFAULT_GAMES = ("classic",)
+DEFAULT_GAMES = (DEFAULT_GAME,)
 """The games of a bot whose Hello lists none (every bot written before games were declared)."""
 
 # -------------------------------------------------------------- handshake

@@ -91,5 +91,7 @@ def missing_replay_hint(ref: str, folder: Path) -> str:
     """What to say when ``ref`` is neither a file nor a stored match: ``arena match`` results are
     not in the database, their replays are files (named by the one found, if any)."""
     found = find_match_file(ref, folder) if ref and "/" not in ref else None
-    example = found if found is not None else folder / "classic-YYYYMMDDTHHMMSS-seedN.jsonl"
+    example = (
+        found if found is not None else folder / f"{games.DEFAULT_GAME}-YYYYMMDDTHHMMSS-seedN.jsonl"
+    )
     return f"an `arena match` replay is a file, not in the database: arena replay show {example}"
