@@ -21,7 +21,7 @@ from arena.referee.local import play, seat_log
 from arena.referee.match import MatchResult, TimeControl
 from arena.sdk.bot import Bot
 from arena.sdk.classic.human import HumanBot
-from arena.sdk.europe_human import EuropeHumanBot
+from arena.sdk.europe.human import HumanBot as EuropeHumanBot
 from arena.seeds import new_seed
 
 
