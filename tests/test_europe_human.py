@@ -65,9 +65,7 @@ def always(text: str) -> Typist:
     return Typist(lambda request, tries: text)
 
 
-def play(
-    human: HumanBot, seed: int, rounds: int, players: int = 2, **rules: str
-) -> MatchResult:
+def play(human: HumanBot, seed: int, rounds: int, players: int = 2, **rules: str) -> MatchResult:
     game = GAME.configure({"max_rounds": str(rounds), **rules}, players)
     others = [load_bot(find_bot("random")) for _ in range(players - 1)]
     return play_match(game, [human, *others], seed)

@@ -11,6 +11,8 @@ import ast
 import re
 from pathlib import Path
 
+from arena import games
+
 ARENA = Path(__file__).resolve().parent.parent / "arena"
 CLASSIC = "arena.games.classic"
 
@@ -224,3 +226,83 @@ def test_there_are_no_cycles_between_layers() -> None:
 
     cycles = sorted(u for u in graph if reaches(u, u, {u}))
     assert not cycles, f"layers on an import cycle: {cycles}"
+
+
+# -- the SDK: one package per game, found by the game's name ----------------------------------
+
+SDK = ARENA / "sdk"
+SDK_COMPATIBILITY = {"arena.sdk", "arena.sdk.tactics"}
+"""The documented exception (docs/architecture.md, the in-process bot API): ``arena.sdk``
+re-exports classic's actions and ``arena.sdk.tactics`` classic's helpers, as they did when
+the SDK knew only classic, so bots written then keep working."""
+SDK_LEAVING = {"arena.sdk.classic_sim"}
+"""Classic search code that is to leave the SDK for the bot packages that use it."""
+FINDERS = {"import_module", "__import__", "find_spec"}
+"""Calls whose string argument names a module to load."""
+
+
+def _game_modules() -> tuple[str, ...]:
+    """Every module named after a registered game, in each layer that has one per game."""
+    return tuple(
+        f"arena.{layer}.{name}" for name in games.names() for layer in ("games", "protocol", "sdk")
+    )
+
+
+def _named_modules(source: str) -> set[str]:
+    """Modules named by string in ``source``'s import_module / __import__ / find_spec calls."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and node.args:
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            first = node.args[0]
+            if called in FINDERS and isinstance(first, ast.Constant):
+                found.add(str(first.value))
+    return found
+
+
+def _names_a_game(names: set[str]) -> set[str]:
+    modules = _game_modules()
+    return {n for n in names for m in modules if n == m or n.startswith(m + ".")}
+
+
+def sdk_game_namers() -> dict[str, set[str]]:
+    """Modules of arena/sdk outside its game packages that import or name a game's modules."""
+    found: dict[str, set[str]] = {}
+    for path in SDK.rglob("*.py"):
+        relative = path.relative_to(SDK)
+        if len(relative.parts) > 1 and relative.parts[0] in games.names():
+            continue  # the game's own package: arena/sdk/<game>/
+        module = _module_name(path)
+        if module in SDK_COMPATIBILITY | SDK_LEAVING:
+            continue
+        source = path.read_text()
+        named = _names_a_game(_imports_of(source, _package(path)) | _named_modules(source))
+        if named:
+            found[module] = named
+    return found
+
+
+def test_the_sdk_names_a_game_only_in_that_games_package() -> None:
+    """What a game adds to the SDK is found by its name (``arena.sdk.<game>``); the rest of
+    the SDK stays game-neutral, so a new game needs no edit of it."""
+    found = sdk_game_namers()
+    assert not found, f"these name a game outside arena/sdk/<game>/: {found}"
+
+
+def test_the_sdk_scan_sees_imports_and_module_names() -> None:
+    package = ["arena", "sdk"]
+    for source, expected in {
+        "from arena.sdk.classic import ClassicBot": True,
+        "from . import europe": True,
+        "from .europe.human import HumanBot": True,
+        "import arena.games.europe.actions": True,
+        "from arena.protocol import classic": True,
+        "importlib.import_module('arena.sdk.europe.human')": True,
+        "find_spec('arena.games.classic')": True,
+        "from arena.games import names": False,
+        "importlib.import_module(f'arena.sdk.{game}')": False,
+        "from arena.sdk import game_sdk": False,
+    }.items():
+        names = _imports_of(source, package) | _named_modules(source)
+        assert bool(_names_a_game(names)) is expected, source
