@@ -21,7 +21,7 @@ from arena.games.europe.game import GAME
 from arena.games.europe.narrate import Narrator, units_text
 from arena.referee.match import MatchResult, play_match
 from arena.sdk.bot import Request
-from arena.sdk.europe_human import TURN_HELP, EuropeHumanBot, Places
+from arena.sdk.europe.human import TURN_HELP, HumanBot, Places
 from tests.europe_helpers import BOARD
 
 PROMPT = re.compile(r"Your choice \(0(-\d+)?, (a command|JSON), or help\): ")
@@ -43,7 +43,7 @@ class Typist(io.StringIO):
         return "" if text is None else text + "\n"  # None: the end of input
 
 
-class Recorded(EuropeHumanBot):
+class Recorded(HumanBot):
     """The Europe seat, keeping each request with what it printed for it."""
 
     def __init__(self, typist: Typist) -> None:
@@ -65,9 +65,7 @@ def always(text: str) -> Typist:
     return Typist(lambda request, tries: text)
 
 
-def play(
-    human: EuropeHumanBot, seed: int, rounds: int, players: int = 2, **rules: str
-) -> MatchResult:
+def play(human: HumanBot, seed: int, rounds: int, players: int = 2, **rules: str) -> MatchResult:
     game = GAME.configure({"max_rounds": str(rounds), **rules}, players)
     others = [load_bot(find_bot("random")) for _ in range(players - 1)]
     return play_match(game, [human, *others], seed)

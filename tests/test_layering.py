@@ -11,6 +11,8 @@ import ast
 import re
 from pathlib import Path
 
+from arena import games
+
 ARENA = Path(__file__).resolve().parent.parent / "arena"
 CLASSIC = "arena.games.classic"
 
@@ -298,28 +300,8 @@ def asset_game_names(text: str, kind: str, names: tuple[str, ...]) -> list[str]:
     ]
 
 
-def _spectator_of_its_game(path: Path, names: tuple[str, ...]) -> bool:
-    return path.parent == WEB / "spectators" and path.stem in names
-
-
-def test_no_module_of_the_web_names_a_game_but_the_games_spectator() -> None:
-    """A game's web part is ``arena/web/spectators/<game>.py`` alone: adding a game edits no
-    other module of the web."""
-    from arena import games
-
-    names = games.names()
-    found = {
-        f"{path.relative_to(ARENA.parent)} {where}"
-        for path in WEB.rglob("*.py")
-        if not _spectator_of_its_game(path, names)
-        for where in python_game_names(path.read_text(), names)
-    }
-    assert not found, f"these name a game; find it by name instead: {sorted(found)}"
-
-
 def test_the_viewer_scripts_templates_and_styles_name_no_game() -> None:
     """The viewer draws what the frames say: no script or template branches on a game."""
-    from arena import games
 
     names = games.names()
     assets = [p for kind in WEB_ASSETS for p in WEB.rglob(f"*.{kind}")]
@@ -362,3 +344,34 @@ def test_the_game_name_scan_sees_code_and_skips_docstrings_and_comments() -> Non
     }
     for (text, kind), expected in assets.items():
         assert asset_game_names(text, kind, names) == expected, text
+
+
+COMPATIBILITY_RE_EXPORTS = {ARENA / "sdk" / "__init__.py", ARENA / "sdk" / "tactics.py"}
+"""Python bots import classic's actions and helpers from ``arena.sdk`` and
+``arena.sdk.tactics``, as they did before games had packages of their own: these two keep
+re-exporting them (docs/architecture.md, "The in-process bot API")."""
+
+
+def _a_games_own(path: Path, names: tuple[str, ...]) -> bool:
+    """Whether ``path`` is one of a game's own files: a folder or module named after it in
+    any layer (``games/classic/``, ``protocol/classic.py``, ``sdk/europe/``,
+    ``web/spectators/europe.py``), the registry itself, or code generated from the protos."""
+    relative = path.relative_to(ARENA)
+    parts = {*relative.parts[:-1], relative.stem}
+    generated = relative.parts[:2] == ("protocol", "_pb")  # the protos' own code
+    return bool(parts & set(names)) or relative == Path("games", "__init__.py") or generated
+
+
+def test_no_module_names_a_game_outside_that_games_own_files() -> None:
+    """Adding a game means adding files named after it: every layer finds its per-game
+    module by the game's name, so no other module names a game (in an import, a string, a
+    name; docstrings and comments aside), the compatibility re-exports excepted."""
+
+    names = games.names()
+    found = {
+        f"{path.relative_to(ARENA.parent)} {where}"
+        for path in ARENA.rglob("*.py")
+        if not _a_games_own(path, names) and path not in COMPATIBILITY_RE_EXPORTS
+        for where in python_game_names(path.read_text(), names)
+    }
+    assert not found, f"these name a game; find it by name instead: {sorted(found)}"

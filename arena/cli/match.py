@@ -20,8 +20,7 @@ from arena.paths import arena_command, replays_dir
 from arena.referee.local import play, seat_log
 from arena.referee.match import MatchResult, TimeControl
 from arena.sdk.bot import Bot
-from arena.sdk.classic.human import HumanBot
-from arena.sdk.europe_human import EuropeHumanBot
+from arena.sdk.human_seat import human_games, human_seat
 from arena.seeds import new_seed
 
 
@@ -95,13 +94,6 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     match.set_defaults(run=cmd_match)
 
 
-HUMAN_SEATS: dict[str, type[HumanBot] | type[EuropeHumanBot]] = {
-    "classic": HumanBot,
-    "europe": EuropeHumanBot,
-}
-"""The terminal seat (`--bot human`) of each game that has one."""
-
-
 def cmd_match(args: argparse.Namespace) -> int:
     check_game(args.game)
     find = bot_finder(args.db)
@@ -109,9 +101,11 @@ def cmd_match(args: argparse.Namespace) -> int:
     for spec in specs:
         if spec is not None:
             check_plays(spec, args.game)
-    human = HUMAN_SEATS.get(args.game)
+    human = human_seat(args.game) if None in specs else None  # `--bot human`: found by name
     if None in specs and human is None:
-        raise ConfigError(f"the human seat plays only {' and '.join(HUMAN_SEATS)}, not {args.game}")
+        raise ConfigError(
+            f"the human seat plays only {' and '.join(human_games())}, not {args.game}"
+        )
     game = games.configure(args.game, args.rules, players=len(specs))
     control = TimeControl(
         move_time=None if args.no_clock else args.move_time,

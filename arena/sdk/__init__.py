@@ -1,10 +1,16 @@
-"""What a Python bot author imports: the :class:`Bot` base class, requests and actions.
+"""What a Python bot author imports: the game-neutral :class:`Bot` base class, requests and
+match facts; each game's bot base class, actions and helpers are in its own package,
+``arena.sdk.<game>`` (:mod:`arena.sdk.classic`, :mod:`arena.sdk.europe`).
 
-``Bot.choose`` works for any game (a kind without a method gets option 0); the classic
-actions below come from :mod:`arena.sdk.classic`.
+``Bot.choose`` works for any game: a kind without a method gets the game's default answer
+from its package, else option 0.
 
-An answer is an option index into ``request.choices`` or one of these actions (territories
-and cards are ids; docs/writing-a-bot.md shows each with an example):
+Compatibility: this module also re-exports classic's actions and ``Options``, as it did
+when the SDK knew only classic, so bots written then keep ``from arena.sdk import Attack``;
+the one place outside :mod:`arena.sdk.classic` that names the game (with
+:mod:`arena.sdk.tactics`). An answer is an option index into ``request.choices`` or one of
+these actions (territories and cards are ids; docs/writing-a-bot.md shows each with an
+example):
 
 - ``Claim(territory)``, ``PlaceNeutral(territory)``, ``ChooseHeadquarters(territory)``
 - ``Place(((territory, armies), ...))``: a tuple of pairs, not one pair;

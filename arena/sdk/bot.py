@@ -2,9 +2,13 @@
 
 Subclass :class:`Bot` and override :meth:`Bot.choose`, or one method per decision kind.
 A bot sees only its seat's :class:`Request` (view + legal options), never the game state.
-An answer is an action (for classic, see :mod:`arena.sdk.classic`) or an option index into
-``request.choices``. Game-neutral: a kind the bot has no method for is answered with option 0,
-always legal, so a bot never crashes on a decision it was not written for.
+An answer is one of the game's actions or an option index into ``request.choices``.
+
+Game-neutral: what a game adds (its bot base class with a default method per decision kind,
+its actions and helpers, what a bot declares) lives in its own SDK package, found by the
+game's name (:mod:`arena.sdk.game_sdk`). A kind the bot has no method for gets that game's
+default answer, or option 0, always legal, so a bot never crashes on a decision it was not
+written for.
 """
 
 from __future__ import annotations
@@ -13,13 +17,15 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from arena.games.europe.actions import Action as EuropeAction
-from arena.sdk.classic import DEFAULTS, GAME, KINDS, ClassicBot, choices
-from arena.sdk.classic import Answer as ClassicAnswer
+from arena.protocol.envelope import DEFAULT_GAMES
+from arena.sdk import game_sdk
 
-Answer: TypeAlias = ClassicAnswer | EuropeAction | dict[str, Any]
-"""What a bot may answer: an option index, a classic or RISK: Europe action, or an action's
-JSON form as a dict (the form replays hold)."""
+Answer: TypeAlias = Any
+"""What a bot may answer: an option index, one of the game's actions, or an action's JSON
+form as a dict (the form replays hold); each game's SDK package names its own answer type."""
+
+DEFAULT_GAME = DEFAULT_GAMES[0]
+"""The game of a request built without naming one: the wire's, for a message naming none."""
 
 __all__ = ["Answer", "Bot", "MatchInfo", "Request", "default_answer"]
 
@@ -53,7 +59,7 @@ class Request:
     seat: int
     view: dict[str, Any]
     options: Any
-    """The legal options, typed by the game (classic: :class:`arena.sdk.Options`)."""
+    """The legal options, typed by the game (classic: :class:`arena.sdk.classic.Options`)."""
     request_id: int = 0
     deadline_ms: int = 0
     """Time allowed for this decision (0 = no clock)."""
@@ -63,26 +69,33 @@ class Request:
     """The options as complete actions; answering ``i`` means ``choices[i]``."""
     events: list[dict[str, Any]] = field(default_factory=list)
     """What happened since this seat's previous request (other seats' cards hidden)."""
-    game: str = GAME
+    game: str = DEFAULT_GAME
     """The game of the match this request belongs to (its registry name, e.g. ``"classic"``)."""
 
     @classmethod
     def make(cls, seat: int, view: dict[str, Any], options: Any, **extra: Any) -> Request:
-        """Build a classic request with its enumerated ``choices``."""
-        return cls(options.kind, seat, view, options, choices=choices(options), **extra)
+        """Build a request of the kind ``options`` name, with the ``choices`` its game's SDK
+        package enumerates from them (``extra`` may name the game; else :data:`DEFAULT_GAME`)."""
+        game = extra.get("game", DEFAULT_GAME)
+        enumerate_choices = getattr(game_sdk.package(game), "choices", None)
+        if enumerate_choices is None:
+            raise ValueError(f"the SDK cannot list the choices of game {game!r}: pass choices=")
+        return cls(options.kind, seat, view, options, choices=enumerate_choices(options), **extra)
 
 
 def default_answer(request: Request) -> Answer:
-    """The game-neutral safe answer: the first option, which is always legal."""
-    return 0
+    """The safe answer to ``request``: its game's default for the kind, from the game's SDK
+    package (its ``default_answer``), else the first option, which is always legal."""
+    answer = getattr(game_sdk.package(request.game), "default_answer", None)
+    return 0 if answer is None else answer(request)
 
 
-class Bot(ClassicBot):
-    """Base class for strategies. Defaults are safe, simple play; override what you improve.
+class Bot:
+    """Base class for strategies, for any game: :meth:`choose` calls the method named after
+    the request's kind when the bot has one and otherwise answers :func:`default_answer`.
 
-    Works for any game: :meth:`choose` calls the method named after the request's kind when
-    the bot has one (classic's per-kind methods come from :class:`arena.sdk.classic.ClassicBot`)
-    and otherwise answers :func:`default_answer`.
+    A game's own base class (``arena.sdk.<game>``, e.g. classic's ``ClassicBot``) adds a
+    default method per decision kind; override what you improve.
     """
 
     name: str = "bot"
@@ -111,6 +124,12 @@ class Bot(ClassicBot):
         texts, self._debug = self._debug or [], None
         return texts
 
+    def declarations(self, game: str) -> dict[str, Any]:
+        """What this bot declares before a match of ``game``: what the game's SDK package
+        reads from the bot (its ``declarations(bot)``), else nothing."""
+        declared = getattr(game_sdk.package(game), "declarations", None)
+        return {} if declared is None else dict(declared(self))
+
     def start(self, match: MatchInfo) -> None:
         """Called once when a match starts."""
         self.match = match
@@ -123,18 +142,15 @@ class Bot(ClassicBot):
         print(f"{self.name}: answer rejected: {reason}", file=sys.stderr)
 
     def choose(self, request: Request) -> Answer:
-        """Answer a decision: the method named after its kind, else the first option."""
+        """Answer a decision: the method named after its kind, else :func:`default_answer`."""
         kind = request.kind
         if kind.startswith("_") or kind in _RESERVED:
             return default_answer(request)
         method = getattr(self, kind, None)
         if not callable(method):
             return default_answer(request)
-        if request.game != GAME and getattr(type(self), kind, None) is DEFAULTS.get(kind):
-            return default_answer(request)  # classic's default does not know another game
-        answer: Answer = method(request)
-        return answer
+        return method(request)
 
 
-_RESERVED = frozenset(name for cls in (Bot, ClassicBot) for name in vars(cls) if name not in KINDS)
+_RESERVED = frozenset(vars(Bot))
 """Bot's own attributes (``start``, ``run``, ...): never taken for a decision method."""

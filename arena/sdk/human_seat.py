@@ -1,5 +1,6 @@
 """What every game's human seat shares: the terminal it reads and prints on, the greeting,
-reading one answer line, a rejection, and the end of the match."""
+reading one answer line, a rejection, and the end of the match; and where each game's seat
+is found: ``HumanBot`` of ``arena.sdk.<game>.human``, by the game's name."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import abc
 import sys
 from typing import Any, TextIO
 
+from arena import games
+from arena.sdk import game_sdk
 from arena.sdk.bot import Bot, MatchInfo
 from arena.sdk.human_input import PolledLines, interruptible, seat_console
 from arena.terminal import Interrupted, is_terminal
@@ -87,3 +90,15 @@ class TerminalSeat(Bot, abc.ABC):
                 f"  {line['place']}. {self.seat_name(line['seat'])} ({line['bot']}) "
                 f"{line['status']}"
             )
+
+
+def human_seat(game: str) -> type[TerminalSeat] | None:
+    """The terminal seat of ``game``: ``HumanBot`` of its SDK package's ``human`` module
+    (``arena.sdk.<game>.human``), or None if the game has none."""
+    seat = getattr(game_sdk.module(game, "human"), "HumanBot", None)
+    return seat if isinstance(seat, type) and issubclass(seat, TerminalSeat) else None
+
+
+def human_games() -> tuple[str, ...]:
+    """The registered games that have a terminal seat, in listing order."""
+    return tuple(name for name in games.names() if human_seat(name) is not None)

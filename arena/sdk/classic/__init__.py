@@ -1,13 +1,16 @@
 """Classic RISK for Python bots: its decision kinds, actions and the per-kind default play.
 
-The only SDK module that knows classic; :mod:`arena.sdk` re-exports its names so bots keep
-``from arena.sdk import Attack, Bot, ...``. :class:`ClassicBot` holds one method per classic
-decision kind; :class:`arena.sdk.Bot` inherits them, so overriding one changes that kind only.
+The SDK's package for classic, found by the game's name (:mod:`arena.sdk.game_sdk`).
+:class:`ClassicBot` is the base class of a classic bot: one method per classic decision kind,
+each a safe, simple default, so overriding one changes that kind only. The game-neutral
+:class:`arena.sdk.Bot` gets the same defaults through :func:`default_answer` and its
+declarations through :func:`declarations`. :mod:`arena.sdk` re-exports the actions and
+``Options`` so bots written before keep ``from arena.sdk import Attack, ...``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.games.classic.actions import (
     Action,
@@ -26,13 +29,13 @@ from arena.games.classic.actions import (
 )
 from arena.games.classic.game import ALWAYS_MAX_DEFENCE, KINDS
 from arena.games.classic.options import Options, choices
-
-if TYPE_CHECKING:
-    from arena.sdk.bot import Request
+from arena.sdk.bot import Bot, Request
+from arena.sdk.bot import default_answer as neutral_answer
+from arena.sdk.classic import defaults
 
 GAME = "classic"
 
-Answer = Action | int
+Answer = defaults.Answer
 
 __all__ = [
     "GAME",
@@ -54,63 +57,75 @@ __all__ = [
     "Reroll",
     "Trade",
     "choices",
+    "declarations",
+    "default_answer",
 ]
 
 
-class ClassicBot:
-    """One method per classic decision kind; each default is safe, simple play (see its body).
+def default_answer(request: Request) -> Answer:
+    """Classic's default answer to ``request``: its kind's default play
+    (:mod:`arena.sdk.classic.defaults`; option 0 for a kind classic does not have)."""
+    play = defaults.PLAYS.get(request.kind)
+    return 0 if play is None else play(request)
+
+
+def declarations(bot: Bot) -> dict[str, Any]:
+    """What ``bot`` declares before a classic match: its ``always_max_defence`` (a class
+    attribute of :class:`ClassicBot`; bots on the neutral :class:`arena.sdk.Bot` set it too)."""
+    return {ALWAYS_MAX_DEFENCE: bool(getattr(bot, "always_max_defence", False))}
+
+
+class ClassicBot(Bot):
+    """The base class of a classic bot: one method per classic decision kind, each the
+    kind's default play; override what you improve.
 
     :meth:`arena.sdk.Bot.choose` calls the method named after the request's kind; these
     defaults answer classic requests only (another game's request of the same kind name gets
-    the game-neutral default instead).
+    that game's default answer instead).
     """
 
     always_max_defence: bool = False
     """Declare at match start to always defend with the maximum dice (never asked to defend)."""
 
-    def declarations(self, game: str) -> dict[str, Any]:
-        """What this bot declares before a match of ``game`` (classic: its always-max defence)."""
-        return {ALWAYS_MAX_DEFENCE: bool(self.always_max_defence)} if game == GAME else {}
+    def choose(self, request: Request) -> Answer:
+        kind = request.kind
+        if request.game != GAME and getattr(type(self), kind, None) is DEFAULTS.get(kind):
+            return neutral_answer(request)  # classic's default does not know another game
+        return super().choose(request)
 
     def claim(self, request: Request) -> Answer:
-        return 0
+        return defaults.claim(request)
 
     def place(self, request: Request) -> Answer:
-        return Place.on(_weakest(request), request.options.armies)
+        return defaults.place(request)
 
     def place_neutral(self, request: Request) -> Answer:
-        return 0
+        return defaults.place_neutral(request)
 
     def headquarters(self, request: Request) -> Answer:
-        armies = request.view["armies"]
-        return ChooseHeadquarters(max(request.options.territories, key=lambda t: armies[t]))
+        return defaults.headquarters(request)
 
     def trade(self, request: Request) -> Answer:
-        return Trade(request.options.sets[0]) if request.options.sets else Trade(None)
+        return defaults.trade(request)
 
     def reinforce(self, request: Request) -> Answer:
-        return Place.on(_weakest(request), request.options.armies)
+        return defaults.reinforce(request)
 
     def attack(self, request: Request) -> Answer:
-        return EndAttack()
+        return defaults.attack(request)
 
     def defend(self, request: Request) -> Answer:
-        return Defend(request.options.max_dice)
+        return defaults.defend(request)
 
     def reroll(self, request: Request) -> Answer:
-        return Reroll(None)
+        return defaults.reroll(request)
 
     def occupy(self, request: Request) -> Answer:
-        return Occupy(request.options.max_armies)
+        return defaults.occupy(request)
 
     def fortify(self, request: Request) -> Answer:
-        return EndTurn()
+        return defaults.fortify(request)
 
 
 DEFAULTS = {kind: getattr(ClassicBot, kind) for kind in KINDS}
 """The default method of each classic kind, to tell an inherited default from an override."""
-
-
-def _weakest(request: Request) -> int:
-    armies = request.view["armies"]
-    return min(request.options.territories, key=lambda t: (armies[t], t))

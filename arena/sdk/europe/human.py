@@ -33,7 +33,7 @@ from arena.games.europe.actions import (
 )
 from arena.games.europe.board import Board, europe_board
 from arena.sdk.bot import MatchInfo, Request
-from arena.sdk.europe_human_view import KIND_TITLES, Narrator
+from arena.sdk.europe.human_view import KIND_TITLES, Narrator
 from arena.sdk.human_seat import TerminalSeat
 
 GAME = "europe"
@@ -76,7 +76,7 @@ PLACE_KEYS = ("city", "neighbour", "tax_city", "bonus_source", "bonus_target", "
 """Fields of a JSON answer that may name a territory instead of giving its id."""
 
 
-class EuropeHumanBot(TerminalSeat):
+class HumanBot(TerminalSeat):
     """Answers a Europe decision by option number, a turn command, or an action as JSON."""
 
     games = (GAME,)

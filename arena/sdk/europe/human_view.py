@@ -1,7 +1,7 @@
 """What the RISK: Europe terminal seat shows: the position, events and options in words.
 
 Pure text from what any bot receives (the view and constraints dicts, the engine's action
-objects); :mod:`arena.sdk.europe_human` prints it and reads the answers. Events are told by
+objects); :mod:`arena.sdk.europe.human` prints it and reads the answers. Events are told by
 Europe's one narrator (:mod:`arena.games.europe.narrate`, as in ``arena replay show``).
 Territories, cities, cards and armies are named, never shown as ids.
 """
