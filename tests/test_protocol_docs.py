@@ -18,7 +18,7 @@ import pytest
 from arena.errors import IllegalActionError
 from arena.games import load
 from arena.games.api import Event, Game, Position
-from arena.games.classic.rules import Termination
+from arena.games.classic.rules.end import Termination
 from arena.games.europe.actions import Turn
 from arena.games.europe.game import ASK_ALL
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
@@ -71,7 +71,7 @@ def documented_events(game: str) -> dict[str, set[str]]:
 def emitted_types(game: str) -> set[str]:
     """Every event type the game's code can emit (the ``"type": "..."`` of its sources)."""
     found: set[str] = set()
-    for path in SOURCES[game].glob("*.py"):
+    for path in SOURCES[game].rglob("*.py"):
         found.update(re.findall(r'"type": "(\w+)"', path.read_text(encoding="utf-8")))
     return found
 

@@ -29,7 +29,8 @@ from arena.games.classic.actions import (
 from arena.games.classic.board import Board, classic_board
 from arena.games.classic.config import ClassicConfig
 from arena.games.classic.options import Options, action_from_index, choices
-from arena.games.classic.rules import ClassicRules, Decision, Outcome, Step, Termination
+from arena.games.classic.rules import ClassicRules
+from arena.games.classic.rules.end import Termination
 from arena.games.classic.state import NEUTRAL, UNCLAIMED, ClassicState, Phase
 
 __all__ = [
@@ -43,19 +44,16 @@ __all__ = [
     "ClassicConfig",
     "ClassicRules",
     "ClassicState",
-    "Decision",
     "Defend",
     "EndAttack",
     "EndTurn",
     "Fortify",
     "Occupy",
     "Options",
-    "Outcome",
     "Phase",
     "Place",
     "PlaceNeutral",
     "Reroll",
-    "Step",
     "Termination",
     "Trade",
     "action_from_dict",

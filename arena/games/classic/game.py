@@ -1,7 +1,8 @@
 """Classic RISK behind the game contract (:mod:`arena.games.api`).
 
-:class:`ClassicGame` adapts the pure engine (:class:`ClassicRules`, whose own API and tests
-stay as they are) to what the arena asks of any game; :data:`GAME` is the registry entry.
+:class:`ClassicGame` puts the pure engine (:class:`ClassicRules`, which already answers in the
+contract's own types) behind what the arena asks of any game, adding what the engine has no
+need of (configuration as data, declarations, standings); :data:`GAME` is the registry entry.
 """
 
 from __future__ import annotations
@@ -36,9 +37,6 @@ from arena.games.classic.state import ClassicState
 
 ALWAYS_MAX_DEFENCE = "always_max_defence"
 """The declaration of a seat that always defends with the most dice it may (never asked)."""
-
-SIMULTANEOUS_KINDS = frozenset({"headquarters"})
-"""Decisions every seat named answers in secret at once (Capital RISK's headquarters)."""
 
 CHECK_VARIANTS: tuple[tuple[int, dict[str, str]], ...] = (
     (3, {"max_rounds": "5"}),
@@ -114,10 +112,7 @@ class ClassicGame:
         return state.copy()
 
     def decision(self, state: ClassicState) -> Decision | None:
-        found = self.rules.decision(state)
-        if found is None:
-            return None
-        return Decision(found.kind, found.seats, found.kind in SIMULTANEOUS_KINDS)
+        return self.rules.decision(state)
 
     def legal_options(self, state: ClassicState, seat: int) -> Options:
         return self.rules.legal_options(state, seat)
@@ -173,10 +168,7 @@ class ClassicGame:
         return held
 
     def outcome(self, state: ClassicState) -> Outcome | None:
-        found = self.rules.outcome(state)
-        if found is None:
-            return None
-        return Outcome(found.places, found.winner, found.termination)
+        return self.rules.outcome(state)
 
     def out_order(self, state: ClassicState) -> tuple[int, ...]:
         return tuple(state.eliminated)

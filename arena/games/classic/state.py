@@ -137,7 +137,7 @@ class ClassicState:
     """Seats that declared at the start that they always defend with the maximum dice."""
     winner: int | None
     end: str | None
-    """Why the game ended (see :class:`arena.games.classic.rules.Termination`), or None."""
+    """Why the game ended (see :class:`arena.games.classic.rules.end.Termination`), or None."""
     places: tuple[int, ...] | None
     """Final place of each seat (1 = best, ties share a place), once the game is over."""
     streams: Streams
@@ -171,3 +171,14 @@ def _make_copy() -> Callable[[ClassicState], ClassicState]:
 
 
 _copy = _make_copy()
+
+
+def replaced(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``values`` with ``values[index]`` set to ``value`` (a per-seat tuple field is never
+    changed in place: copies of the state share it)."""
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def bumped(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    """``values`` with ``delta`` added to ``values[index]`` (see :func:`replaced`)."""
+    return (*values[:index], values[index] + delta, *values[index + 1 :])

@@ -17,6 +17,7 @@ from itertools import product
 import pytest
 
 from arena.errors import IllegalActionError
+from arena.games.api import Step
 from arena.games.classic import (
     NEUTRAL,
     Attack,
@@ -30,7 +31,6 @@ from arena.games.classic import (
     Phase,
     Place,
     Reroll,
-    Step,
     Trade,
 )
 from arena.games.classic.combat import compare, roll_distribution
