@@ -225,7 +225,10 @@ def request_to_pb(
     server_time_ms: int,
     events: list[dict[str, Any]],
 ) -> pb.DecisionRequest:
-    """A DecisionRequest for one seat (``view`` and ``events`` already that seat's own)."""
+    """A DecisionRequest for one seat (``view`` and ``events`` already that seat's own).
+
+    ``option_count`` is the length of the game's own choices, whatever the game: a bot that
+    answers by index needs nothing else, and no copy of a game's enumeration."""
     message = pb.DecisionRequest(
         request_id=request_id,
         match_id=match_id,
@@ -234,6 +237,7 @@ def request_to_pb(
         time_bank_ms=time_bank_ms,
         server_time_ms=server_time_ms,
         events=events_to_pb(events),
+        option_count=len(game.choices(options)),
     )
     codec_for(game.info.name).put_request(message, game, view, options)
     return message

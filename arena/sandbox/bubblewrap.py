@@ -1,12 +1,13 @@
 """The bubblewrap command line that runs one bot process in namespaces of its own.
 
 What the process sees is an allow-list: the system's programs and libraries (read-only), a
-few files of ``/etc`` programs need to start, the arena's interpreter and package
-(read-only), the program its command names, its own bot folder (read-only), its private
-home (writable, also its ``TMPDIR``), a small private ``/tmp``, and the folder with its own
-referee socket. Nothing else of the host — no results, no other bot's folder or socket, no
-other process (its own PID namespace), no network (its own network namespace, unless the
-referee serves on TCP).
+few files of ``/etc`` programs need to start, the arena's interpreter and package and what
+the bundled bots share (the ``.proto`` files, the JavaScript library; read-only), the
+program its command names, its own bot folder (read-only), its private home (writable, also
+its ``TMPDIR``), a small private ``/tmp``, and the folder with its own referee socket.
+Nothing else of the host — no results, no other bot's folder or socket, no other process
+(its own PID namespace), no network (its own network namespace, unless the referee serves
+on TCP).
 
 The namespaces die with the process bubblewrap starts: when the referee kills it, the
 kernel kills everything left in its PID namespace, children that called ``setsid`` or
@@ -20,6 +21,8 @@ import shutil
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+
+from arena.paths import bundled_bots_dir
 
 SANDBOX_PATHS_ENV = "ARENA_SANDBOX_PATHS"
 """More read-only folders for every sandbox, ``os.pathsep``-separated (e.g. a runtime in
@@ -48,12 +51,17 @@ TMP_BYTES = 64 << 20
 """Size of the private ``/tmp`` (memory-backed): programs that ignore ``TMPDIR`` still run."""
 
 
+JS_LIBRARY = "js-sdk"
+"""The JavaScript bots' shared library, a folder of the bundled bots: their ``setup`` (``npm
+ci``) copies it into their ``node_modules`` from there (a ``file:`` dependency)."""
+
+
 def runtime_paths(argv0: str, path_env: str) -> list[Path]:
     """Read-only folders the bot's command needs beyond the system: the arena's interpreter
     and package, the ``protos/`` beside the package (bots that load the contract at run
-    time, as the bundled JavaScript bots do), the folder of the program ``argv0`` names
-    (only that folder: a program in ``~/bin`` must not bring the home with it), and
-    ``$ARENA_SANDBOX_PATHS``."""
+    time, as the bundled JavaScript bots do), the bundled JavaScript library (which their
+    setup installs), the folder of the program ``argv0`` names (only that folder: a program
+    in ``~/bin`` must not bring the home with it), and ``$ARENA_SANDBOX_PATHS``."""
     import arena
 
     package = Path(arena.__file__).resolve().parent
@@ -62,6 +70,7 @@ def runtime_paths(argv0: str, path_env: str) -> list[Path]:
         Path(sys.base_prefix),
         package,
         package.parent / "protos",
+        bundled_bots_dir() / JS_LIBRARY,
     ]
     program = shutil.which(argv0, path=path_env) if "/" not in argv0 else argv0
     if program is not None and os.path.isabs(program):

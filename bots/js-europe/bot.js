@@ -21,30 +21,11 @@
 // A rejected answer is answered again with choice 0, so it never sends two illegal answers
 // in a row.
 //
-// The protocol plumbing (Hello, the stream, rejections) is the same as bots/js-random's;
-// see its bot.js and docs/writing-a-bot.md.
+// The connection, the handshake and the session loop are the library's, risk-arena-sdk
+// (bots/js-sdk); docs/writing-a-bot.md describes the protocol itself.
 "use strict";
 
-const path = require("path");
-const grpc = require("@grpc/grpc-js");
-const protoLoader = require("@grpc/proto-loader");
-
-const BOT_NAME = "js-europe";
-const BOT_VERSION = "1.0";
-const PROTOCOL_VERSION = 1;
-
-// The contract, loaded from the repository's .proto files (options as in js-random:
-// snake_case names, uint64 as strings, defaults filled in, oneof members named).
-const PROTOS = path.join(__dirname, "..", "..", "protos");
-const definition = protoLoader.loadSync("riskarena/v1/arena.proto", {
-  includeDirs: [PROTOS],
-  keepCase: true,
-  longs: String,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-});
-const riskarena = grpc.loadPackageDefinition(definition).riskarena.v1;
+const sdk = require("risk-arena-sdk");
 
 // Unit types in the order of every per-type count; their prices (Board.unit_costs).
 const TYPES = ["footmen", "archers", "cavalry", "siege"];
@@ -453,96 +434,18 @@ function chooseAnswer(request) {
   return action ? { europe: action } : { option_index: 0 };
 }
 
-// With ARENA_TLS_ROOTS (a PEM file of trusted root certificates) the stream runs over TLS,
-// as to a remote `arena serve --tls-cert ...`; without it, plaintext (the local referee).
-function channelCredentials() {
-  const roots = process.env.ARENA_TLS_ROOTS;
-  if (!roots) return grpc.credentials.createInsecure();
-  return grpc.credentials.createSsl(require("fs").readFileSync(roots));
-}
-
-function main() {
-  const address = process.env.ARENA_ADDRESS;
-  if (!address) {
-    console.error(`${BOT_NAME}: set ARENA_ADDRESS (and ARENA_TOKEN) to the referee's`);
-    process.exit(2);
-  }
-  const client = new riskarena.Referee(address, channelCredentials());
-  const call = client.Play();
-
-  let current = null; // the DecisionRequest being answered
-  let rejected = false; // our last answer to `current` was rejected
-
-  const answer = (request) => {
-    let body = { option_index: 0 };
-    if (!rejected && request.game_options === "europe_options") {
-      try {
-        body = chooseAnswer(request);
-      } catch (err) {
-        // A bug in the heuristic must not cost a strike: fall back to the default choice.
-        console.error(`${BOT_NAME}: ${request.kind}: ${err.stack}; answering choice 0`);
-      }
-    }
-    call.write({ action: { request_id: request.request_id, ...body } });
-  };
-
-  call.write({
-    hello: {
-      token: process.env.ARENA_TOKEN || "",
-      bot_name: BOT_NAME,
-      bot_version: BOT_VERSION,
-      protocol_version: PROTOCOL_VERSION,
-      games: ["europe"],
-      // The standing policies: cheapest casualties, automatic castle re-rolls, battles in
-      // ascending territory id (the defaults). "ask" would send those decisions instead.
-      europe: { casualties: "cheapest", castle_reroll: "auto", battle_order: "listed" },
-      skip_accepted_results: true,
-    },
-  });
-
-  call.on("data", (msg) => {
-    switch (msg.message) {
-      case "match_start":
-        startMatch(msg.match_start);
-        current = null;
-        break;
-      case "decision":
-        current = msg.decision;
-        rejected = false;
-        answer(current);
-        break;
-      case "action_result": {
-        // Only rejections arrive (skip_accepted_results). Answer again with choice 0, which
-        // is always legal, so two illegal answers never follow each other.
-        const r = msg.action_result;
-        if (!r.accepted && current && String(r.request_id) === String(current.request_id)) {
-          const why = `(${r.strikes} strikes): ${r.reason}`;
-          console.error(`${BOT_NAME}: ${current.kind} answer rejected ${why}; answering choice 0`);
-          rejected = true;
-          answer(current);
-        }
-        break;
-      }
-      case "match_end":
-        current = null;
-        break;
-      default:
-        break; // welcome, and messages of newer referees
-    }
-  });
-
-  call.on("end", () => {
-    call.end();
-    client.close();
-    if (process.exitCode === undefined) process.exitCode = 0;
-  });
-  call.on("error", (err) => {
-    const refused = [grpc.status.UNAUTHENTICATED, grpc.status.FAILED_PRECONDITION,
-      grpc.status.INVALID_ARGUMENT];
-    console.error(`${BOT_NAME}: referee: ${grpc.status[err.code]}: ${err.details}`);
-    client.close();
-    process.exitCode = refused.includes(err.code) ? 2 : 1;
-  });
-}
-
-main();
+sdk.play({
+  name: "js-europe",
+  version: "1.0",
+  games: ["europe"],
+  // The standing policies: cheapest casualties, automatic castle re-rolls, battles in
+  // ascending territory id (the defaults). "ask" would send those decisions instead.
+  hello: { europe: { casualties: "cheapest", castle_reroll: "auto", battle_order: "listed" } },
+  start: startMatch,
+  // Another game's request (none is expected: it plays only Europe) gets choice 0.
+  decide: (request) =>
+    request.game_options === "europe_options" ? chooseAnswer(request) : { option_index: 0 },
+  // After a bug in the heuristic (the library's default fallback) and after every rejection:
+  // choice 0, always legal, so two illegal answers never follow each other.
+  retry: () => ({ option_index: 0 }),
+});

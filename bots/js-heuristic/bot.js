@@ -2,8 +2,8 @@
 // js-random it knows no rules: it reads the board (MatchStart), the view and the legal
 // options of each DecisionRequest, and picks among those options by a few plain scores.
 //
-// The connection, handshake and many-matches-per-stream handling are those of
-// bots/js-random/bot.js (see there, and docs/writing-a-bot.md, for the protocol).
+// The connection, the handshake and the session loop are the library's, risk-arena-sdk
+// (bots/js-sdk); docs/writing-a-bot.md describes the protocol itself.
 //
 // Strategy, per decision kind:
 //   claim         a territory of the continent where it already holds the most (ties:
@@ -22,73 +22,14 @@
 //   place_neutral the neutral territory next to the opponent's strongest territory (or the first)
 "use strict";
 
-const path = require("path");
-const grpc = require("@grpc/grpc-js");
-const protoLoader = require("@grpc/proto-loader");
+const sdk = require("risk-arena-sdk");
 
 const BOT_NAME = "js-heuristic";
-const BOT_VERSION = "1.0";
-const PROTOCOL_VERSION = 1;
 
-const PROTOS = path.join(__dirname, "..", "..", "protos");
-const definition = protoLoader.loadSync("riskarena/v1/arena.proto", {
-  includeDirs: [PROTOS],
-  keepCase: true,
-  longs: String,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-});
-const riskarena = grpc.loadPackageDefinition(definition).riskarena.v1;
-
-// mulberry32 seeded from MatchStart.bot_seed: only used to pick among equally good claims,
-// so the bot's play (and so the match) stays reproducible.
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return function () {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function seed32(value) {
-  const big = BigInt(String(value));
-  return Number((big ^ (big >> 32n)) & 0xffffffffn);
-}
-
-// How many options a decision has (the list of arena/games/classic/options.py choices()).
-function optionCount(kind, o) {
-  switch (kind) {
-    case "claim":
-    case "place":
-    case "place_neutral":
-    case "headquarters":
-    case "reinforce":
-      return o.territories.length;
-    case "trade":
-      return o.sets.length + (o.required ? 0 : 1);
-    case "attack":
-      return o.attacks.length + 1;
-    case "defend":
-      return o.max_dice;
-    case "reroll":
-      return o.attacker_dice.length + 1;
-    case "occupy":
-      return o.max_armies - o.min_armies + 1;
-    case "fortify":
-      return o.fortifies.length + 1;
-    default:
-      return 0;
-  }
-}
-
-// The "do nothing special" answer, used after a rejection: always a legal index.
+// The "do nothing special" answer, after a rejection or a bug: always a legal index.
 function safeAnswer(request) {
   const o = request.options;
-  const n = optionCount(request.kind, o);
+  const n = sdk.optionCount(request);
   switch (request.kind) {
     case "attack": // end the attack
     case "fortify": // end the turn
@@ -260,113 +201,21 @@ class Heuristic {
   }
 }
 
-// With ARENA_TLS_ROOTS (a PEM file of trusted root certificates) the stream runs over TLS,
-// as to a remote `arena serve --tls-cert ...`; without it, plaintext (the local referee).
-function channelCredentials() {
-  const roots = process.env.ARENA_TLS_ROOTS;
-  if (!roots) return grpc.credentials.createInsecure();
-  return grpc.credentials.createSsl(require("fs").readFileSync(roots));
-}
+let brain = null; // per-match state, rebuilt at every MatchStart
 
-function main() {
-  const address = process.env.ARENA_ADDRESS;
-  if (!address) {
-    console.error(`${BOT_NAME}: set ARENA_ADDRESS (and ARENA_TOKEN) to the referee's`);
-    process.exit(2);
-  }
-  const client = new riskarena.Referee(address, channelCredentials());
-  const call = client.Play();
-
-  let brain = null; // per-match state, rebuilt at every MatchStart
-  let current = null; // the DecisionRequest being answered
-  let rejections = 0; // rejections of the current request
-  let debugSent = false;
-
-  const send = (request, body) => {
-    call.write({ action: { request_id: request.request_id, ...body } });
-  };
-
-  const answer = (request) => {
-    if (!debugSent) {
-      call.write({ debug: { text: `${BOT_NAME} ${BOT_VERSION} on Node ${process.version}` } });
-      debugSent = true;
-    }
-    let body;
-    try {
-      body = brain ? brain.choose(request) : safeAnswer(request);
-    } catch (err) {
-      console.error(`${BOT_NAME}: ${request.kind}: ${err && err.stack ? err.stack : err}`);
-      body = safeAnswer(request);
-    }
-    send(request, body);
-  };
-
-  call.write({
-    hello: {
-      token: process.env.ARENA_TOKEN || "",
-      bot_name: BOT_NAME,
-      bot_version: BOT_VERSION,
-      protocol_version: PROTOCOL_VERSION,
-      games: ["classic"],
-      // The referee rolls our maximum defence: no defend decisions. Declared in classic's
-      // message and in the deprecated field 5 (read by referees of before games were declared).
-      classic: { always_max_defence: true },
-      always_max_defence: true,
-      // No ActionResult for an accepted answer: the referee sends one only for a rejection.
-      skip_accepted_results: true,
-    },
-  });
-
-  call.on("data", (msg) => {
-    switch (msg.message) {
-      case "welcome":
-        break;
-      case "match_start":
-        brain = new Heuristic(msg.match_start, mulberry32(seed32(msg.match_start.bot_seed)));
-        current = null;
-        debugSent = false;
-        break;
-      case "decision":
-        current = msg.decision;
-        rejections = 0;
-        answer(current);
-        break;
-      case "action_result": {
-        const r = msg.action_result;
-        if (!r.accepted && current && String(r.request_id) === String(current.request_id)) {
-          rejections += 1;
-          console.error(`${BOT_NAME}: answer rejected (${r.strikes} strikes): ${r.reason}`);
-          // Retry once with the plain safe option; never loop on rejections.
-          if (rejections === 1) send(current, safeAnswer(current));
-        }
-        break;
-      }
-      case "match_end": {
-        current = null;
-        const end = msg.match_end;
-        const places = end.seats
-          .map((s) => `${s.bot} place ${s.place} ${s.status.replace("SEAT_STATUS_", "")}`)
-          .join(", ");
-        console.error(`${BOT_NAME}: match ${end.match_id} ended by ${end.end_reason}: ${places}`);
-        break;
-      }
-      default:
-        break;
-    }
-  });
-
-  call.on("end", () => {
-    call.end();
-    client.close();
-    if (process.exitCode === undefined) process.exitCode = 0;
-  });
-  call.on("error", (err) => {
-    const refused = [grpc.status.UNAUTHENTICATED, grpc.status.FAILED_PRECONDITION,
-      grpc.status.INVALID_ARGUMENT];
-    console.error(`${BOT_NAME}: referee: ${grpc.status[err.code]}: ${err.details}`);
-    client.close();
-    process.exitCode = refused.includes(err.code) ? 2 : 1;
-  });
-}
-
-main();
+sdk.play({
+  name: BOT_NAME,
+  version: "1.0",
+  games: ["classic"],
+  // The referee rolls our maximum defence: no defend decisions. Declared in classic's
+  // message and in the deprecated field 5 (read by referees of before games were declared).
+  hello: { classic: { always_max_defence: true }, always_max_defence: true },
+  debug: true, // tell the replay the bot's version and Node's, once per match
+  start: (match) => {
+    brain = new Heuristic(match, sdk.mulberry32(sdk.seed32(match.bot_seed)));
+  },
+  decide: (request) => (brain ? brain.choose(request) : safeAnswer(request)),
+  // After a bug in the heuristic, and once after a rejection (never twice: no loop of
+  // rejections): the plain safe option.
+  fallback: safeAnswer,
+});

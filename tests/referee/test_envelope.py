@@ -128,6 +128,47 @@ def test_what_moved_into_oneofs_and_what_is_new_in_hello() -> None:
     )
 
 
+# -------------------------------------------------------- the number of options
+
+
+@pytest.mark.parametrize("name", ["classic", "europe"])
+def test_every_request_says_how_many_options_an_index_may_pick(name: str) -> None:
+    """``option_count`` is the length of the game's choices at every kind of decision: every
+    index below it is a legal answer."""
+    for position in games.load(name).positions():
+        game, state, seat = position.game, position.state, position.seat
+        options = game.legal_options(state, seat)
+        request = _wire(
+            envelope.request_to_pb(
+                game,
+                request_id=1,
+                match_id="m",
+                kind=position.kind,
+                view=game.view(state, seat),
+                options=options,
+                deadline_ms=0,
+                time_bank_ms=0,
+                server_time_ms=0,
+                events=[],
+            )
+        )
+        listed = list(game.choices(options))
+        assert request.option_count == len(listed) > 0, position.kind
+        if name == "europe":
+            assert request.option_count == len(request.europe_options.choices)
+        for action in listed:
+            game.check(state, seat, action)
+
+
+def test_a_v1_reader_skips_the_option_count(v1: v1pb.V1) -> None:
+    """A bot built against v1 reads a request carrying the count as before: the field is
+    unknown to it, and every field it knows reads the same."""
+    request = pb.DecisionRequest(request_id=4, match_id="m", kind="attack", option_count=7)
+    old = v1.message("DecisionRequest").FromString(request.SerializeToString())
+    assert (old.request_id, old.match_id, old.kind) == (4, "m", "attack")
+    assert pb.DecisionRequest.FromString(old.SerializeToString()).option_count == 7
+
+
 # ----------------------------------------------------------------- the handshake
 
 
@@ -212,6 +253,7 @@ def test_a_game_without_its_own_mapping_travels_as_json(guessing: Game[Any, Any,
     )
     assert request.WhichOneof("game_view") == "view_json"
     assert request.WhichOneof("game_options") == "options_json"
+    assert request.option_count == 6 == len(json.loads(request.options_json))
     assert not request.HasField("view") and not request.HasField("options")
     assert (
         request.options_json

@@ -385,7 +385,8 @@ def test_a_setup_writes_its_own_folder_and_nothing_else(
 
 def test_the_sandbox_mounts_an_allow_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """What a sandbox sees is spelled out in its bubblewrap arguments: a program's own folder
-    only (not the home above it), extra runtimes from $ARENA_SANDBOX_PATHS, the bot folder
+    only (not the home above it), extra runtimes from $ARENA_SANDBOX_PATHS, what the bundled
+    bots share (the protos, the JavaScript library; not the other bots), the bot folder
     read-only (writable for its setup), no network on a unix socket."""
     from arena.sandbox.bubblewrap import bwrap_argv, runtime_paths
 
@@ -398,6 +399,8 @@ def test_the_sandbox_mounts_an_allow_list(tmp_path: Path, monkeypatch: pytest.Mo
     paths = runtime_paths(str(program), "")
     assert program.parent in paths and tmp_path / "home" not in paths
     assert extra in paths
+    assert REPO / "protos" in paths and REPO / "bots" / "js-sdk" in paths  # bundled bots share
+    assert REPO / "bots" not in paths
     folder, home, sockets = tmp_path / "bot", tmp_path / "private", tmp_path / "seat"
     for made in (folder, home, sockets):
         made.mkdir()

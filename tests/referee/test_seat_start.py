@@ -125,12 +125,15 @@ def without_bubblewrap(tmp_path: Path) -> str:
 
 
 @pytest.fixture(params=MODES)
-def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """``$ARENA_ISOLATION`` for the test, or the test skipped when this machine cannot give
     that mode (the reason ``arena doctor`` would say)."""
     name = str(request.param)
     if name == "auto-without-bubblewrap":
-        monkeypatch.setenv("PATH", without_bubblewrap(tmp_path))
+        farm = Path(tempfile.mkdtemp(prefix="arena-path-"))
+        farm.chmod(0o755)  # seat users find their programs there too (`node` of a command)
+        request.addfinalizer(lambda: shutil.rmtree(farm, ignore_errors=True))
+        monkeypatch.setenv("PATH", without_bubblewrap(farm))
         isolation._namespaces_layer.cache_clear()
         request.addfinalizer(isolation._namespaces_layer.cache_clear)
     monkeypatch.setenv("ARENA_ISOLATION", name.removesuffix("-without-bubblewrap"))
@@ -195,6 +198,39 @@ def test_a_program_that_cannot_be_executed_is_one_line_beside_seats_that_play(
     assert result.seats[1].detail == (
         f"cannot start './bot.sh' in {open_folder / 'broken'}: Permission denied"
     )
+
+
+def js_library_bot(bots: Path) -> BotSpec:
+    """js-random and the JavaScript library it depends on, copied into a bundled-bots folder
+    of their own (``$ARENA_BOTS``) without their packages: the setup that installs them runs
+    in the test. The bot keeps a copy of the ``.proto`` files, as a bot folder outside the
+    repository does."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("the JavaScript bots need `node` and `npm` on PATH")
+    bots.mkdir(mode=0o755)
+    for name in ("js-random", "js-sdk"):
+        shutil.copytree(REPO / "bots" / name, bots / name, ignore=shutil.ignore_patterns("node_*"))
+    shutil.copytree(REPO / "protos", bots / "js-random" / "protos")
+    return read_spec(bots / "js-random")
+
+
+def test_a_javascript_bot_installs_its_library_and_plays_in_every_isolation_mode(
+    mode: str, open_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The library is a ``file:`` dependency outside the bot's folder: the setup (sandboxed
+    with the namespaces layer) can read it, copies it into ``node_modules``, and the bot,
+    whose sandbox shows its own folder alone (as a seat user with the users layer), plays."""
+    monkeypatch.setenv("ARENA_BOTS", str(open_folder / "bots"))
+    spec = js_library_bot(open_folder / "bots")
+    result = play_within([spec, script_bot(open_folder / "python", "python")])
+    assert [(s.status, s.strikes) for s in result.seats] == [("OK", 0), ("OK", 0)], (
+        result.to_dict(),
+        [s.detail for s in result.seats],
+    )
+    assert result.seats[0].think_ms
+    installed = spec.path / "node_modules" / "risk-arena-sdk"
+    assert installed.is_dir() and not installed.is_symlink()
+    assert (installed / "session.js").read_bytes() == (REPO / "bots/js-sdk/session.js").read_bytes()
 
 
 def marked(mark: str) -> list[int]:

@@ -118,7 +118,7 @@ class MatchStart(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., rules: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., player_names: _Optional[_Iterable[str]] = ..., bot_seed: _Optional[int] = ..., board: _Optional[_Union[_classic_pb2.Board, _Mapping]] = ..., board_json: _Optional[str] = ..., europe_board: _Optional[_Union[_europe_pb2.Board, _Mapping]] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "match_id", "kind", "view", "view_json", "europe_view", "options", "options_json", "europe_options", "deadline_ms", "time_bank_ms", "server_time_ms", "events")
+    __slots__ = ("request_id", "match_id", "kind", "view", "view_json", "europe_view", "options", "options_json", "europe_options", "deadline_ms", "time_bank_ms", "server_time_ms", "events", "option_count")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -132,6 +132,7 @@ class DecisionRequest(_message.Message):
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     SERVER_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    OPTION_COUNT_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     match_id: str
     kind: str
@@ -145,7 +146,8 @@ class DecisionRequest(_message.Message):
     time_bank_ms: int
     server_time_ms: int
     events: _containers.RepeatedCompositeFieldContainer[Event]
-    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., kind: _Optional[str] = ..., view: _Optional[_Union[_classic_pb2.ClassicView, _Mapping]] = ..., view_json: _Optional[str] = ..., europe_view: _Optional[_Union[_europe_pb2.EuropeView, _Mapping]] = ..., options: _Optional[_Union[_classic_pb2.ClassicOptions, _Mapping]] = ..., options_json: _Optional[str] = ..., europe_options: _Optional[_Union[_europe_pb2.EuropeOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., server_time_ms: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
+    option_count: int
+    def __init__(self, request_id: _Optional[int] = ..., match_id: _Optional[str] = ..., kind: _Optional[str] = ..., view: _Optional[_Union[_classic_pb2.ClassicView, _Mapping]] = ..., view_json: _Optional[str] = ..., europe_view: _Optional[_Union[_europe_pb2.EuropeView, _Mapping]] = ..., options: _Optional[_Union[_classic_pb2.ClassicOptions, _Mapping]] = ..., options_json: _Optional[str] = ..., europe_options: _Optional[_Union[_europe_pb2.EuropeOptions, _Mapping]] = ..., deadline_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., server_time_ms: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., option_count: _Optional[int] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("type", "json")
