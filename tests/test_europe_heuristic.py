@@ -72,7 +72,7 @@ def play(
         state = game.apply_joint(state, answers).state
     outcome = game.outcome(state)
     assert outcome is not None
-    return Played(outcome.winner, outcome.termination, game.progress(state)["rounds"], times)
+    return Played(outcome.winner, outcome.end_reason, game.progress(state)["rounds"], times)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -112,7 +112,7 @@ def seen() -> dict[str, tuple[dict[str, list[set[str]]], set[str]]]:
                 fields[event["type"]].append(set(event) - {"type"})
             outcome = configured.outcome(state)
             if outcome is not None:
-                ends.add(outcome.termination)
+                ends.add(outcome.end_reason)
         found[game] = (fields, ends)
     return found
 

@@ -92,7 +92,7 @@ class Outcome:
 
     places: tuple[int, ...]
     winner: int | None
-    termination: str
+    end_reason: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -357,14 +357,14 @@ class MatchRunner:
                     "type": "result",
                     "places_by_seat": list(outcome.places),
                     "winner": outcome.winner,
-                    "end": outcome.termination,
+                    "end": outcome.end_reason,
                     **{k: progress[k] for k in ("turns", "rounds") if k in progress},
                     "progress": progress,
                     "statuses": [r.status for r in self.results],
                     "strikes": [r.strikes for r in self.results],
                 }
             )
-            await self._end_seats(outcome.termination, outcome.winner)
+            await self._end_seats(outcome.end_reason, outcome.winner)
         finally:
             if self.writer is not None:
                 self.writer.close()
@@ -377,7 +377,7 @@ class MatchRunner:
             seats=self.results,
             winner=outcome.winner,
             progress=progress,
-            end_reason=outcome.termination,
+            end_reason=outcome.end_reason,
             decisions=self.decisions,
             replay=str(self.replay_path) if self.replay_path else None,
             final=self.state,

@@ -407,7 +407,7 @@ class GameChecker:
             assert places[p] == 1 + sum(1 for q in range(n) if places[q] < places[p]), places
         winner = outcome.winner
         if winner is None:
-            assert outcome.termination == "round_limit" and places.count(1) >= 2
+            assert outcome.end_reason == "round_limit" and places.count(1) >= 2
         else:
             assert places[winner] == 1 and places.count(1) == 1
             assert winner not in s.eliminated
@@ -417,7 +417,7 @@ class GameChecker:
         ranks = [places[p] for p in reversed(s.eliminated)]
         assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)
         mode = self.cfg.mode
-        end = outcome.termination
+        end = outcome.end_reason
         if end == "domination":
             assert live == [winner]
         elif end == "mission":
@@ -531,7 +531,7 @@ def play_checked(
     return GameResult(
         decisions,
         state.turns,
-        outcome.termination,
+        outcome.end_reason,
         outcome.places,
         outcome.winner,
         checker.dice,

@@ -497,7 +497,7 @@ def check_outcome(game: EuropeGame, state: EuropeState, outcome: Outcome | None)
         assert outcome.places[seat] == len(alive) + k + 1
     first = [s for s in range(n) if outcome.places[s] == 1]
     assert outcome.winner == (first[0] if len(first) == 1 else None)
-    assert outcome.termination == state.end
+    assert outcome.end_reason == state.end
     target = rules.config.crowns_to_win
     if state.end == "crowns":
         assert any(keys[s][0] >= target for s in alive)

@@ -162,7 +162,7 @@ def test_two_player_game_ends_when_a_seat_is_eliminated_despite_neutrals():
     assert NEUTRAL in state.owner
     assert rules.decision(state) is None
     outcome = rules.outcome(state)
-    assert outcome.termination == "domination"
+    assert outcome.end_reason == "domination"
     assert outcome.winner == 0
     assert outcome.places == (1, 2)
     assert events_of(log, "eliminated")[0]["seat"] == 1
@@ -340,7 +340,7 @@ def test_capture_completing_a_continent_pair_wins(mission):
     state = capture(rules, state, src, target, log)
     assert rules.decision(state) is None
     outcome = rules.outcome(state)
-    assert (outcome.termination, outcome.winner) == ("mission", 0)
+    assert (outcome.end_reason, outcome.winner) == ("mission", 0)
     assert outcome.places[0] == 1
     revealed = events_of(log, "mission_revealed")
     assert revealed == [{"type": "mission_revealed", "seat": 0, "mission": mission}]
@@ -363,7 +363,7 @@ def test_reinforcement_completing_18_doubles_wins():
     )
     assert not rules.mission_done(state, 0)
     step = rules.apply(state, 0, Place.on(17, 3))
-    assert rules.outcome(step.state).termination == "mission"
+    assert rules.outcome(step.state).end_reason == "mission"
     assert rules.outcome(step.state).winner == 0
     assert events_of(step.events, "mission_revealed")[0]["seat"] == 0
 
@@ -376,7 +376,7 @@ def test_capture_reaching_24_territories_wins():
     )
     assert not rules.mission_done(state, 0)
     state = capture(rules, state, tid("North Africa"), tid("Congo"))
-    assert rules.outcome(state).termination == "mission"
+    assert rules.outcome(state).end_reason == "mission"
     assert rules.outcome(state).winner == 0
 
 
@@ -399,7 +399,7 @@ def test_destroy_mission_completed_by_elimination(attacker, missions, winner):
     state = capture(rules, state, src, tid("Argentina"), log)
     assert events_of(log, "eliminated")[0]["seat"] == 1
     outcome = rules.outcome(state)
-    assert (outcome.termination, outcome.winner) == ("mission", winner)
+    assert (outcome.end_reason, outcome.winner) == ("mission", winner)
     assert events_of(log, "mission_revealed")[0]["seat"] == winner
 
 
@@ -558,7 +558,7 @@ def test_capturing_headquarters(players, goal, before, target, own_holder, wins)
     assert target not in state.eliminated, "losing the HQ does not eliminate"
     if wins:
         outcome = rules.outcome(state)
-        assert (outcome.termination, outcome.winner) == ("capitals", 0)
+        assert (outcome.end_reason, outcome.winner) == ("capitals", 0)
     else:
         assert rules.decision(state) is not None
         assert rules.outcome(state) is None
@@ -597,7 +597,7 @@ def test_round_limit(players, rounds, options):
     log: list = []
     state = play_defaults(rules, rules.new_game(rounds), log)
     outcome = rules.outcome(state)
-    assert outcome.termination == "round_limit"
+    assert outcome.end_reason == "round_limit"
     assert state.round == rounds
     turns = events_of(log, "turn")
     assert len(turns) == rounds * players
@@ -663,7 +663,7 @@ def test_round_limit_places(counts, extra, eliminated, places, winner):
     log: list = []
     state = apply(rules, state, state.seat, EndTurn(), log)
     outcome = rules.outcome(state)
-    assert outcome.termination == "round_limit"
+    assert outcome.end_reason == "round_limit"
     assert outcome.places == places
     assert outcome.winner == winner
     over = events_of(log, "game_over")[0]
@@ -687,7 +687,7 @@ def test_rounds_count_live_seats_after_a_forfeit(mover, forfeiter, rounds, expec
     log = list(step.events)
     state = play_defaults(rules, step.state, log)
     assert [(e["seat"], e["round"]) for e in events_of(log, "turn")] == expected
-    assert rules.outcome(state).termination == "round_limit"
+    assert rules.outcome(state).end_reason == "round_limit"
     assert state.round == rounds
     assert rules.outcome(state).places[forfeiter] == 3
 
@@ -728,7 +728,7 @@ def test_domination_places(order):
     state = occupy_min(rules, state, log)
     state = capture(rules, state, tid(source[order[1]]), tid(order[1]), log)
     outcome = rules.outcome(state)
-    assert (outcome.termination, outcome.winner) == ("domination", 0)
+    assert (outcome.end_reason, outcome.winner) == ("domination", 0)
     expected = [1, 0, 4, 0]
     expected[holder[order[1]]] = 2  # eliminated last → best of the losers
     expected[holder[order[0]]] = 3
@@ -784,7 +784,7 @@ def test_forfeited_seat_never_gets_a_turn(forfeiter):
     if forfeiter == 0:  # its turn ended at once; the next live seat moved
         assert turns[0]["seat"] == 1
     outcome = rules.outcome(state)
-    assert outcome.termination == "round_limit"
+    assert outcome.end_reason == "round_limit"
     assert outcome.places[forfeiter] == 3
     assert state.owner.count(forfeiter) == 14, "its territories stay"
 
@@ -799,7 +799,7 @@ def test_forfeited_seat_is_behind_seats_alive_at_that_time():
     state = occupy_min(rules, state)
     state = capture(rules, state, tid("Peru"), tid("Argentina"), log)
     outcome = rules.outcome(state)
-    assert (outcome.termination, outcome.winner) == ("domination", 0)
+    assert (outcome.end_reason, outcome.winner) == ("domination", 0)
     # Seat 3 was eliminated after seat 2 forfeited, so it places ahead of seat 2.
     assert outcome.places == (1, 2, 4, 3)
     assert state.owner[tid("Brazil")] == 2, "a forfeited seat's armies need not be destroyed"
@@ -810,7 +810,7 @@ def test_forfeited_seat_with_most_territories_still_places_last():
     state = rules.forfeit(state, 0).state
     state = apply(rules, state, 2, EndTurn())
     outcome = rules.outcome(state)
-    assert outcome.termination == "round_limit"
+    assert outcome.end_reason == "round_limit"
     assert outcome.places[0] == 3
 
 
@@ -840,7 +840,7 @@ def test_forfeit_completes_a_destroy_mission():
     step = rules.forfeit(state, 2)
     assert rules.mission_done(step.state, 0)
     outcome = rules.outcome(step.state)
-    assert (outcome.termination, outcome.winner) == ("mission", 0)
+    assert (outcome.end_reason, outcome.winner) == ("mission", 0)
 
 
 @pytest.mark.parametrize("mode", ["world", "capital"])
@@ -852,7 +852,7 @@ def test_two_player_forfeit_ends_the_game(mode, forfeiter):
     outcome = rules.outcome(step.state)
     assert outcome is not None
     assert outcome.winner == 1 - forfeiter
-    assert outcome.termination == "domination"
+    assert outcome.end_reason == "domination"
     assert outcome.places[1 - forfeiter] == 1 and outcome.places[forfeiter] == 2
     assert rules.decision(step.state) is None
 

@@ -414,7 +414,7 @@ def test_win_at_the_end_of_a_round(
         assert outcome is None and (state.round, state.phase) == (2, "cards")
         return
     assert outcome is not None
-    assert (outcome.places, outcome.winner, outcome.termination) == (places, winner, end)
+    assert (outcome.places, outcome.winner, outcome.end_reason) == (places, winner, end)
 
 
 def game_of(game: EuropeRules) -> EuropeGame:
@@ -427,7 +427,7 @@ def test_crowns_to_win_one_ends_after_round_one() -> None:
     assert state.end == "crowns" and state.round == 1
     assert game.progress(state) == {"rounds": 1, "turns": 8}
     outcome = game.outcome(state)
-    assert outcome is not None and outcome.termination == "crowns"
+    assert outcome is not None and outcome.end_reason == "crowns"
     keys = {s: game.rules.standing_key(state, s) for s in range(4)}
     best = max(keys.values())
     assert {s for s in range(4) if outcome.places[s] == 1} == {
@@ -441,7 +441,7 @@ def test_round_limit() -> None:
     assert (state.end, state.round) == ("round_limit", 2)
     assert game.progress(state) == {"rounds": 2, "turns": 16}
     outcome = game.outcome(state)
-    assert outcome is not None and outcome.termination == "round_limit"
+    assert outcome is not None and outcome.end_reason == "round_limit"
 
 
 # --------------------------------------------------------------------------- elimination
@@ -754,7 +754,7 @@ def test_forfeit_leaving_one_seat_ends_by_elimination() -> None:
     assert after.phase == "over" and after.end == "elimination"
     outcome = game.outcome(after)
     assert outcome is not None
-    assert (outcome.places, outcome.winner, outcome.termination) == ((2, 1), 1, "elimination")
+    assert (outcome.places, outcome.winner, outcome.end_reason) == ((2, 1), 1, "elimination")
     assert all(after.count(tt, 0) == 0 for tt in range(BOARD.size))
 
 
@@ -798,7 +798,7 @@ def test_places_of_seats_out_later_out_first() -> None:
     state = game.forfeit(state, 3).state
     outcome = game.outcome(state)
     assert outcome is not None
-    assert (outcome.places, outcome.winner, outcome.termination) == ((3, 1, 4, 2), 1, "elimination")
+    assert (outcome.places, outcome.winner, outcome.end_reason) == ((3, 1, 4, 2), 1, "elimination")
     assert game.out_order(state) == (2, 0, 3)
 
 

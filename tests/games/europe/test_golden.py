@@ -116,7 +116,7 @@ class Played:
         return {
             "places": list(outcome.places),
             "winner": outcome.winner,
-            "termination": outcome.termination,
+            "termination": outcome.end_reason,
         }
 
 
