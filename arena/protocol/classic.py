@@ -354,7 +354,8 @@ class ClassicCodec:
 
     def direct_answer(self, game: Game[Any, Any, Any], answer: Any) -> Action | None:
         if type(answer) in _ACTION_TYPES and _canonical(answer):
-            return answer  # immutable and already in the form the wire gives back
+            action: Action = answer  # immutable and already in the form the wire gives back
+            return action
         return None
 
     def put_declarations(self, hello: pb.Hello, declarations: Mapping[str, Any]) -> None:

@@ -83,7 +83,8 @@ async def _play(
         else grpc.aio.secure_channel(address, credentials)
     )
     async with channel:
-        call = arena_pb2_grpc.RefereeStub(channel).Play()
+        stub = arena_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call, unused-ignore]
+        call = stub.Play()
         await _send(call, pb.BotMessage(hello=wire.hello(bot, token, skip_accepted_results=True)))
         current: Request | None = None
         match: MatchInfo | None = None  # a DecisionRequest does not repeat its game and seat
@@ -105,7 +106,11 @@ async def _play(
                 bot.finish(envelope.match_end_to_dict(message.match_end))
 
 
-async def _answer(bot: Bot, request: Request, call: grpc.aio.StreamStreamCall) -> None:
+Call = grpc.aio.StreamStreamCall[pb.BotMessage, pb.RefereeMessage]
+"""The Play stream, as the bot sees it: it writes BotMessages and reads RefereeMessages."""
+
+
+async def _answer(bot: Bot, request: Request, call: Call) -> None:
     answer = bot.choose(request)
     for text in bot.take_debug():
         await _send(call, pb.BotMessage(debug=pb.DebugText(text=text)))
@@ -113,7 +118,7 @@ async def _answer(bot: Bot, request: Request, call: grpc.aio.StreamStreamCall) -
     await _send(call, pb.BotMessage(action=message))
 
 
-async def _send(call: grpc.aio.StreamStreamCall, message: pb.BotMessage) -> None:
+async def _send(call: Call, message: pb.BotMessage) -> None:
     """Write ``message``; dropped if the referee already ended the stream normally (it
     ignores what a seat sends after its match is over; the reads then meet the end)."""
     try:

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 TerritoryId: TypeAlias = int
 CardId: TypeAlias = int
@@ -77,7 +77,7 @@ class Board:
         }
 
 
-def _build(data: dict) -> Board:
+def _build(data: dict[str, Any]) -> Board:
     names = tuple(data["territories"])
     index = {name: i for i, name in enumerate(names)}
     adjacent: list[set[int]] = [set() for _ in names]

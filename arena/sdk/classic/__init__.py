@@ -89,9 +89,12 @@ class ClassicBot(Bot):
 
     def choose(self, request: Request) -> Answer:
         kind = request.kind
+        answer: Answer
         if request.game != GAME and getattr(type(self), kind, None) is DEFAULTS.get(kind):
-            return neutral_answer(request)  # classic's default does not know another game
-        return super().choose(request)
+            answer = neutral_answer(request)  # classic's default does not know another game
+        else:
+            answer = super().choose(request)
+        return answer
 
     def claim(self, request: Request) -> Answer:
         return defaults.claim(request)

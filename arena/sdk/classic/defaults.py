@@ -71,7 +71,7 @@ def fortify(request: Request) -> Answer:
 
 def _weakest(request: Request) -> int:
     armies = request.view["armies"]
-    return min(request.options.territories, key=lambda t: (armies[t], t))
+    return int(min(request.options.territories, key=lambda t: (armies[t], t)))
 
 
 PLAYS: dict[str, Callable[[Request], Answer]] = {

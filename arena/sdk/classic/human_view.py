@@ -156,7 +156,7 @@ class Narrator(narrate.Narrator):
             )
         if kind == "fortify":
             return "Move armies once between connected territories of yours, or end the turn."
-        return kind
+        return str(kind)
 
     # ------------------------------------------------------------ board
 

@@ -144,4 +144,4 @@ def army_crowns(view: Mapping[str, Any], board: BoardLike, army: int) -> int:
     crowns = EuropeMap.of(board).crowns
     entry = view["armies"][army]
     held = sum(crowns[t] for t, e in enumerate(view["territories"]) if e["owner"] == army)
-    return held + entry["crown_cards"] + len(entry.get("missions_completed", ()))
+    return int(held + entry["crown_cards"] + len(entry.get("missions_completed", ())))
