@@ -6,7 +6,7 @@ Its policy lives in :mod:`arena.sdk.classic.planner`, where other bots can play 
 (``strong`` opens with it); the golden games of ``tests/games/classic/golden`` pin its moves.
 """
 
-from arena.sdk.classic.planner import PlannerBot
+from .chains import PlannerBot
 
 __all__ = ["PlannerBot"]
 
