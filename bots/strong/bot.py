@@ -75,7 +75,7 @@ from arena.sdk.classic import Answer
 from arena.sdk.classic_sim import Simulator
 from arena.sdk.tactics import capture_odds, chain_odds, reroll_choice
 
-from .planner import PlannerBot
+from .planner.bot import PlannerBot
 
 THINK_SHARE = 0.4
 """Share of the decision's deadline the search may use; the rest absorbs scheduler noise

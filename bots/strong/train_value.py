@@ -14,12 +14,10 @@ with a little L2. It prints the fit against the uniform guess on held-out games.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import multiprocessing
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +32,10 @@ Sample = tuple[list[list[float]], list[float], int]
 
 
 def _strong_module() -> Any:
-    spec = importlib.util.spec_from_file_location("strong_bot_for_training", HERE / "bot.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """The strong bot's module, imported as the arena imports it (its folder a package)."""
+    from arena.catalog.loader import bot_module
+
+    return bot_module(HERE, "bot")
 
 
 def play(seed: int) -> list[Sample]:
