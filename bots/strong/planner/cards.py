@@ -17,7 +17,7 @@ def best_set(sets: Sequence[Cards], symbols: Sequence[int], sets_rule: str) -> C
     """The set to trade: the first offered, or with fixed set values the most valuable."""
     cards = sets[0]
     if sets_rule == "fixed" and symbols:
-        cards = max(sets, key=lambda s: fixed_value(tuple(symbols[c] for c in s)))
+        cards = max(sets, key=lambda s: fixed_value((symbols[s[0]], symbols[s[1]], symbols[s[2]])))
     return cards
 
 
