@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.catalog import command_argv, load_bot, read_spec
+from arena.catalog import command_argv, load_bot, read_spec, version_id
 from arena.catalog.loader import PACKAGE_PREFIX, bot_module, package_name
 from arena.errors import ArenaError, BotError
 from arena.games.classic.game import ClassicGame
@@ -23,6 +23,8 @@ from arena.referee import local
 from arena.referee.match import play_match
 from arena.sandbox.isolation import detect
 from arena.sandbox.launcher import reachable_by_others
+from arena.scheduler.tournament import plan_entry
+from arena.scheduler.worker import WorkerHost
 from arena.sdk import Request
 from arena.sdk.bot import Bot
 from tests.referee import FAST, rules_for
@@ -157,3 +159,41 @@ def test_a_bot_of_two_files_plays_as_a_process_as_it_does_in_process(isolation: 
         played.final.owner,
         played.final.armies,
     )
+
+
+def test_a_worker_plays_a_folder_changed_since_it_imported_it_as_a_process(
+    tmp_path: Path,
+) -> None:
+    """A folder is imported once per process: a tournament worker that imported one version
+    of it plays another (its files changed since) as a process, never the old modules."""
+    folder = tmp_path / "first"
+    shutil.copytree(FIRST, folder)
+    logs = results_home() / "logs"
+
+    def job(index: int) -> dict[str, object]:
+        spec = read_spec(folder)
+        seats = [plan_entry(spec, version_id(spec)), plan_entry(read_spec(LAST), "last")]
+        return {
+            "tournament_id": "t",
+            "plan_index": index,
+            "seed": 3,
+            "rules": rules_for(2, max_rounds=3).config.to_dict(),
+            "seats": seats,
+            "control": {"move_time": 2.0, "time_bank": 5.0, "startup_time": 60.0},
+            "strike_limit": 3,
+            "fresh_process": False,
+            "in_process": True,
+        }
+
+    worker = WorkerHost()
+    try:
+        worker.play(job(0))
+        assert not list(logs.glob("t-0-seat*.log"))  # both in-process
+        helpers = folder / "helpers.py"
+        helpers.write_text(helpers.read_text().replace("return 0", "return 1"))
+        worker.play(job(1))
+        (started,) = logs.glob("t-1-seat*.log")
+        assert started.name == "t-1-seat0-first.log"
+        assert "PACKAGED first __main__" in started.read_text()
+    finally:
+        worker.close()

@@ -83,7 +83,7 @@ def bot_module(folder: Path, module: str) -> ModuleType:
     folder's package, imported once per process; no bytecode cache is written.
 
     If the import fails, every module of the package it imported is forgotten again, so a
-    later call starts afresh.
+    later call starts afresh from the files as they are then.
     """
     name = package_name(folder)
     before = {m for m in sys.modules if m == name or m.startswith(name + ".")}
@@ -95,6 +95,7 @@ def bot_module(folder: Path, module: str) -> ModuleType:
         for added in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
             if added not in before:
                 del sys.modules[added]
+        importlib.invalidate_caches()
         raise
 
 
@@ -103,8 +104,8 @@ def load_bot(spec: BotSpec) -> Bot:
     if spec.entry is None:
         raise BotError(f"bot {spec.name!r} has no in-process 'entry' in its bot.toml")
     module_name, _, class_name = spec.entry.partition(":")
-    relative = Path(*module_name.split("."))
-    file = spec.path / relative.with_name(relative.name + ".py")
+    relative = module_name.replace(".", "/")
+    file = spec.path / f"{relative}.py"
     if not (file.is_file() or (spec.path / relative / "__init__.py").is_file()):
         raise BotError(f"bot {spec.name!r}: cannot load {file}")
     try:
