@@ -10,10 +10,12 @@ scored, as the search does. Prints per player count: positions, µs to sample a 
 rollout (its moves on the engine and the value), µs of that in the value alone, rollouts a
 second, and how many fit in 20 ms (what a 50 ms move time buys).
 
-``--compare OLD`` loads ``OLD/bots/strong/bot.py`` (an older checkout, e.g. ``git worktree
-add /tmp/strong-old HEAD~1``) beside this tree's, on this tree's engine, runs both on the
-same positions interleaved, and prints the medians of ``--repeat`` runs side by side with
-the speed-up. Times are the process's CPU seconds.
+``--compare OLD`` loads ``OLD/bots/strong`` (an older checkout, e.g. ``git worktree add
+/tmp/strong-old HEAD~1``) beside this tree's, each folder the package of its own the arena
+imports it as, on this tree's engine and SDK (a ``strong`` that still imported the planner
+from the SDK, ``arena.sdk.classic.planner``, does not load), runs both on the same
+positions interleaved, and prints the medians of ``--repeat`` runs side by side with the
+speed-up. Times are the process's CPU seconds.
 
     python benchmarks/search.py [--games N] [--worlds W] [--repeat R] [--compare OLD]
 """
@@ -21,7 +23,6 @@ the speed-up. Times are the process's CPU seconds.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import statistics
 import sys
@@ -31,6 +32,7 @@ from types import ModuleType
 
 from arena import games
 from arena.catalog import find_bot, load_bot
+from arena.catalog.loader import bot_module
 from arena.referee.match import play_match
 from arena.sdk import MatchInfo, Request
 from arena.sdk.bot import Answer as AnyAnswer
@@ -42,17 +44,13 @@ occupation's search first restores the battle the view no longer shows)."""
 Position = tuple[MatchInfo, Request]
 
 
-def load_strong(root: Path, label: str) -> ModuleType:
-    """``root/bots/strong/bot.py`` as a module of its own (two versions can sit side by side)."""
-    path = root / "bots" / "strong" / "bot.py"
-    if not path.is_file():
-        raise ValueError(f"no strong bot at {path}")
-    spec = importlib.util.spec_from_file_location(f"strong_{label}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def load_strong(root: Path) -> ModuleType:
+    """The ``bot`` module of ``root/bots/strong``, its folder imported as the package the
+    arena imports it as: two trees' versions sit side by side, each with its own modules."""
+    folder = root / "bots" / "strong"
+    if not (folder / "bot.py").is_file():
+        raise ValueError(f"no strong bot at {folder / 'bot.py'}")
+    return bot_module(folder, "bot")
 
 
 def record_positions(strong: ModuleType, players: int, seeds: range) -> list[Position]:
@@ -150,8 +148,8 @@ def main() -> int:
                 raise ValueError(f"--{name} must be at least 1")
         modules: dict[str, ModuleType] = {}
         if args.compare is not None:
-            modules["before"] = load_strong(args.compare, "before")
-        modules["after" if args.compare is not None else "strong"] = load_strong(HERE, "after")
+            modules["before"] = load_strong(args.compare)
+        modules["after" if args.compare is not None else "strong"] = load_strong(HERE)
     except ValueError as exc:
         print(f"search.py: error: {exc}", file=sys.stderr)
         return 2

@@ -133,7 +133,8 @@ def test_the_interpreters_bin_folder_comes_first_on_path() -> None:
 
 def test_command_argv_of_a_spec(tmp_path: Path) -> None:
     spec = read_spec(make_bot(tmp_path / "bot", command=["python3", "bot.py", "--fast"]))
-    assert command_argv(spec) == [sys.executable, "bot.py", "--fast"]
+    # A script of the bot's own folder runs as a module of its package (test_bot_packages.py).
+    assert command_argv(spec) == [sys.executable, "-m", "arena.catalog.runner", "bot.py", "--fast"]
 
 
 def _env_python(tmp_path: Path) -> tuple[Path, Path]:

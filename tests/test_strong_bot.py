@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
 from arena.catalog import find_bot, load_bot
+from arena.catalog.loader import bot_module
 from arena.games.classic import ClassicConfig
 from arena.games.classic.board import classic_board
 from arena.games.classic.game import ClassicGame
@@ -161,8 +161,13 @@ def test_the_value_is_trained_on_labelled_turn_starts():
     assert train.log_loss(weights, synthetic) < train.log_loss([0.0, 0.0], synthetic)
 
 
-def _strong_module():
-    return sys.modules[type(load_bot(find_bot("strong"))).__module__]
+def _strong_part(module: str):
+    """A module of the strong bot's package, imported as the arena imports the bot."""
+    return bot_module(find_bot("strong").path, module)
+
+
+def _geometry():
+    return _strong_part("geometry").Geometry(classic_board())
 
 
 def _cornered(phase: Phase):
@@ -177,11 +182,11 @@ def _cornered(phase: Phase):
 
 
 def test_a_kill_plan_is_the_likeliest_path_through_a_rivals_territories():
-    strong = _strong_module()
+    kills = _strong_part("kills")
     _, state = _cornered(Phase.ATTACK)
-    g = strong.Geometry(classic_board())
+    g = _geometry()
     peru, argentina, brazil = tid("Peru"), tid("Argentina"), tid("Brazil")
-    odds, path = strong.kill_plan(g, state.owner, state.armies, 0)
+    odds, path = kills.kill_plan(g, state.owner, state.armies, 0)
     both = {
         (peru, argentina): chain_odds(11, [2, 3]),
         (argentina, peru): chain_odds(11, [3, 2]),
@@ -189,9 +194,9 @@ def test_a_kill_plan_is_the_likeliest_path_through_a_rivals_territories():
     assert path[0] == brazil and odds == max(both.values())
     assert both[tuple(path[1:])] == odds
     # Five new armies on Brazil make it likelier; too few armies make no plan at all.
-    assert strong.kill_plan(g, state.owner, state.armies, 0, 5, [brazil])[0] > odds
+    assert kills.kill_plan(g, state.owner, state.armies, 0, 5, [brazil])[0] > odds
     state.armies[brazil] = 4
-    assert strong.kill_plan(g, state.owner, state.armies, 0) is None
+    assert kills.kill_plan(g, state.owner, state.armies, 0) is None
 
 
 def test_strong_follows_a_likely_elimination_without_searching():
@@ -201,8 +206,7 @@ def test_strong_follows_a_likely_elimination_without_searching():
     assert action == Place(((tid("Brazil"), 5),))
     rules, state = _cornered(Phase.ATTACK)
     action, _ = _ask(bot, rules, state, 0)
-    strong = _strong_module()
-    _, path = strong.kill_plan(strong.Geometry(classic_board()), state.owner, state.armies, 0)
+    _, path = _strong_part("kills").kill_plan(_geometry(), state.owner, state.armies, 0)
     assert isinstance(action, Attack) and action.until == 1  # rolls to the capture
     assert [action.source, action.target] == path[:2]
     # Peru taken: the whole stack moves on towards Argentina.
@@ -228,9 +232,8 @@ def _spread(phase: Phase):
 
 
 def test_strong_sweeps_a_rival_that_one_path_cannot_take():
-    strong = _strong_module()
     rules, state, rival = _spread(Phase.REINFORCE)
-    assert strong.kill_plan(strong.Geometry(classic_board()), state.owner, state.armies, 0) is None
+    assert _strong_part("kills").kill_plan(_geometry(), state.owner, state.armies, 0) is None
     bot = _started("strong", rules, 0)
     action, _ = _ask(bot, rules, state, 0)
     assert isinstance(action, Place)
@@ -249,52 +252,52 @@ def test_strong_sweeps_a_rival_that_one_path_cannot_take():
 
 
 def test_a_sweep_attacks_with_the_widest_margin_and_moves_where_the_rival_is():
-    strong = _strong_module()
-    g = strong.Geometry(classic_board())
+    sweeps = _strong_part("sweeps")
+    g = _geometry()
     _, state, _ = _spread(Phase.ATTACK)
     brazil, peru, argentina = tid("Brazil"), tid("Peru"), tid("Argentina")
     state.armies[tid("Middle East")] = 3
-    assert strong.sweep_attack(g, state.owner, state.armies, 0, 1) == (brazil, peru)
+    assert sweeps.sweep_attack(g, state.owner, state.armies, 0, 1) == (brazil, peru)
     state.armies[brazil] = 2
     state.armies[peru] = state.armies[argentina] = 2
     state.armies[tid("Egypt")] = state.armies[tid("East Africa")] = 3
-    assert strong.sweep_attack(g, state.owner, state.armies, 0, 1) is None  # no margin left
+    assert sweeps.sweep_attack(g, state.owner, state.armies, 0, 1) is None  # no margin left
     # Peru taken from Brazil: Argentina borders both, so the stack goes on whole.
     state.owner[peru] = 0
-    assert strong.sweep_occupy(g, state.owner, state.armies, 1, brazil, peru, 3, 9) == 9
+    assert sweeps.sweep_occupy(g, state.owner, state.armies, 1, brazil, peru, 3, 9) == 9
     # Argentina taken from Brazil, Peru still the rival's: it borders both too.
     state.owner[peru], state.owner[argentina] = 1, 0
-    assert strong.sweep_occupy(g, state.owner, state.armies, 1, brazil, argentina, 3, 9) == 9
+    assert sweeps.sweep_occupy(g, state.owner, state.armies, 1, brazil, argentina, 3, 9) == 9
     # Egypt taken from the Middle East: East Africa borders both; North Africa, the
     # rival's now too, only Egypt: all go on.
     state.owner[tid("North Africa")] = 1
     middle_east, egypt = tid("Middle East"), tid("Egypt")
     state.owner[egypt] = 0
-    assert strong.sweep_occupy(g, state.owner, state.armies, 1, middle_east, egypt, 3, 9) == 9
+    assert sweeps.sweep_occupy(g, state.owner, state.armies, 1, middle_east, egypt, 3, 9) == 9
     # Nothing of the rival's next to the captured territory, some next to the source: stay.
     state.owner[tid("North Africa")] = state.owner[tid("East Africa")] = 2
     state.owner[tid("Ukraine")] = 1
-    assert strong.sweep_occupy(g, state.owner, state.armies, 1, middle_east, egypt, 3, 9) == 3
+    assert sweeps.sweep_occupy(g, state.owner, state.armies, 1, middle_east, egypt, 3, 9) == 3
 
 
 def test_an_elimination_under_way_chases_the_last_territory_through_others():
     """No stack borders Madagascar, the rival's last territory: the kill goes on from the
     Congo through a third seat's territory next to it."""
-    strong = _strong_module()
-    g = strong.Geometry(classic_board())
+    sweeps, eliminations = _strong_part("sweeps"), _strong_part("eliminations")
+    g = _geometry()
     rules = rules_for(3)
     congo, madagascar = tid("Congo"), tid("Madagascar")
     state = make_state(
         rules, {congo: 0, madagascar: 1}, default_owner=2, armies={congo: 10}, to_place=3
     )
     owner, armies = state.owner, state.armies
-    assert strong.sweep_attack(g, owner, armies, 0, 1) is None
-    (src, dst), path = strong.kill_step(g, owner, armies, 0, 1, None)
+    assert sweeps.sweep_attack(g, owner, armies, 0, 1) is None
+    (src, dst), path = eliminations.kill_step(g, owner, armies, 0, 1, None)
     assert src == congo and dst in (tid("South Africa"), tid("East Africa"))
     assert path == [congo, dst, madagascar]
     # A rival out of reach of every stack is given up.
     armies[congo] = 3
-    assert strong.kill_step(g, owner, armies, 0, 1, None) == (None, None)
+    assert eliminations.kill_step(g, owner, armies, 0, 1, None) == (None, None)
 
 
 @pytest.mark.parametrize("players", [2, 3])

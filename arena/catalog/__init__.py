@@ -1,6 +1,7 @@
 """The bot catalogue: bot folders and their ``bot.toml`` (:mod:`.manifest`), how their
 commands run (:mod:`.commands`), their ``setup`` (:mod:`.setup`), their versions
-(:mod:`.versions`), and Python bots loaded in-process (:mod:`.loader`).
+(:mod:`.versions`), and a Python bot's folder as a package of its own, loaded in-process
+(:mod:`.loader`) or run as a process (:mod:`.runner`).
 
 The names below are the catalogue's public face, the one import outside harnesses need to
 find a bot by name or folder and load it: ``from arena.catalog import find_bot, load_bot``.

@@ -15,7 +15,8 @@ or by a path to its folder. Nothing is ever written into a bot's folder except b
 ``python3`` is the arena's interpreter (``sys.executable``), a leading ``pip`` or ``pip3``
 is ``sys.executable -m pip``, and that interpreter's ``bin`` folder comes first on ``PATH``
 (as an activated virtual environment would have it), so what ``setup`` installs is what
-the bot imports.
+the bot imports. A ``python`` command running a script of the folder's own runs it as a
+module of the folder's package (:func:`arena.catalog.commands.command_argv`).
 """
 
 from __future__ import annotations

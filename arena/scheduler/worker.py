@@ -106,6 +106,8 @@ class WorkerHost:
         self.idle: dict[str, list[RemoteSeat]] = {}
         self.loadable: dict[str, bool] = {}
         """Per bot version: whether it plays in-process here (its class loaded once)."""
+        self.imported: dict[Path, str] = {}
+        """Per bot folder: the version whose package this worker imported (once per process)."""
 
     def play(self, job: MatchSpec) -> MatchRecord:
         return self.loop.run_until_complete(self._play(job))
@@ -171,6 +173,13 @@ class WorkerHost:
         spec = entry_spec(entry)
         if self.loadable.get(vid) is False or not spec.entry:
             return None
+        # A folder's package is imported once per process: if its files changed since this
+        # worker imported another version of it, that version's modules would stand in.
+        first = self.imported.setdefault(spec.path.resolve(), vid)
+        if first != vid:
+            log.warning("%s plays as a process: version %s was imported here", spec.name, first)
+            self.loadable[vid] = False
+            return None
         try:
             bot = load_bot(spec)
         except BotError as exc:
@@ -178,17 +187,8 @@ class WorkerHost:
             self.loadable[vid] = False
             return None
         if vid not in self.loadable:
-            # load_bot caches modules by folder and module name: a same-named folder loaded
-            # earlier would stand in for this one, so play it as a process instead.
-            source = getattr(sys.modules.get(type(bot).__module__), "__file__", None)
-            folder = spec.path.resolve()
-            self.loadable[vid] = source is not None and Path(source).resolve().is_relative_to(
-                folder
-            )
-            if not self.loadable[vid]:
-                log.warning("%s plays as a process: its class comes from %s", spec.name, source)
-                return None
-            settle_heap()  # its module is new to this worker
+            self.loadable[vid] = True
+            settle_heap()  # its modules are new to this worker
         return bot
 
     async def _play(self, job: MatchSpec) -> MatchRecord:

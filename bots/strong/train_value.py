@@ -1,7 +1,7 @@
 """Fit the strong bot's learned value from games of the bundled bots; writes ``value.json``.
 
 Plays seeded in-process games (no clock) of 2 to 6 seats drawn from ``planner``,
-``aggressive`` and ``continent``, records :func:`bot.seat_features` of every seat at the
+``aggressive`` and ``continent``, records :func:`features.seat_features` of every seat at the
 start of every turn (from the view of the seat to move: public information only), and labels
 each position with who won the game (a shared first place splits the win). The value is a
 softmax over the seats of a linear score of their features, ``P(seat wins) =
@@ -14,12 +14,10 @@ with a little L2. It prints the fit against the uniform guess on held-out games.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import multiprocessing
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +31,12 @@ Sample = tuple[list[list[float]], list[float], int]
 """A position: per-seat features, per-seat win share, index of the seat to move."""
 
 
-def _strong_module() -> Any:
-    spec = importlib.util.spec_from_file_location("strong_bot_for_training", HERE / "bot.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def _strong(module: str) -> Any:
+    """A module of the strong bot (``features``, ``geometry``), imported as the arena imports
+    the bot: its folder a package of its own (this script runs beside it, not inside it)."""
+    from arena.catalog.loader import bot_module
+
+    return bot_module(HERE, module)
 
 
 def play(seed: int) -> list[Sample]:
@@ -51,8 +48,8 @@ def play(seed: int) -> list[Sample]:
     from arena.referee.match import play_match
     from arena.sdk import Answer, Bot, MatchInfo, Request
 
-    strong = _strong_module()
-    geometry = strong.Geometry(classic_board())
+    features_of = _strong("features").seat_features
+    geometry = _strong("geometry").Geometry(classic_board())
     rng = random.Random(seed)
     players = rng.choice(PLAYERS)
     positions: list[tuple[dict[int, list[float]], int]] = []
@@ -71,7 +68,7 @@ def play(seed: int) -> list[Sample]:
             view = request.view
             if request.kind == "reinforce" and not view["conquered_this_turn"]:
                 worth = (view.get("next_set_value") or 7) / 3
-                features = strong.seat_features(
+                features = features_of(
                     geometry,
                     view["owner"],
                     view["armies"],
@@ -152,7 +149,7 @@ def main() -> int:
     held = max(1, len(games) // 10)
     train = [s for g in games[held:] for s in g]
     test = [s for g in games[:held] for s in g]
-    names = _strong_module().FEATURES
+    names = _strong("features").FEATURES
     weights = fit(train, len(names))
     uniform = [0.0] * len(names)
     report = {
