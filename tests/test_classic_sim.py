@@ -13,7 +13,7 @@ from arena.games.classic.state import ClassicState
 from arena.protocol import envelope
 from arena.sdk import wire
 from arena.sdk.bot import MatchInfo
-from arena.sdk.classic_sim import Simulator
+from arena.sdk.classic.sim import Simulator
 
 VARIANTS = [
     (2, {}),

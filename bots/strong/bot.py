@@ -7,7 +7,7 @@ copies) in many sampled worlds, then the game rolled out with a fast attack poli
 seat (:mod:`.rollout`) until this seat is to reinforce again (the rest of its turn and every
 opponent's reply; with two players the rest of its turn only, the reply left to the value),
 and that position scored by a learned value. A world
-(:class:`arena.sdk.classic_sim.Simulator`) agrees with the view and draws what the view
+(:class:`arena.sdk.classic.sim.Simulator`) agrees with the view and draws what the view
 hides, others' cards, the deck, missions, unrevealed headquarters and the dice, from the
 bot's own generator, so it never learns what it may not see. All candidates of one pass
 share the same world and dice (common random numbers), so their difference is measured with
@@ -50,7 +50,7 @@ from arena.games.classic.state import ClassicState, Phase
 from arena.sdk import Action, Attack, Bot, MatchInfo, Occupy, Place, Request, Reroll
 from arena.sdk.bot import Answer as AnyAnswer
 from arena.sdk.classic import Answer
-from arena.sdk.classic_sim import Simulator
+from arena.sdk.classic.sim import Simulator
 from arena.sdk.tactics import reroll_choice
 
 from . import candidates, setup_phase

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from arena.games.classic.state import ClassicState, Phase
 from arena.sdk import Attack, Defend, Occupy, Place, Reroll
-from arena.sdk.classic_sim import Simulator
+from arena.sdk.classic.sim import Simulator
 
 from .geometry import Geometry
 from .kills import KILL_ODDS, KILL_STEPS, ROLL_KILL_STEPS, holdings, kill_plan, path_step

@@ -7,7 +7,7 @@ import random
 
 from arena.sdk import EndTurn, Fortify, Request
 from arena.sdk.classic import Answer
-from arena.sdk.classic_sim import Simulator
+from arena.sdk.classic.sim import Simulator
 
 from .search import Budget
 from .value import Evaluator

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from arena.games.classic.state import NEUTRAL, ClassicState, Phase
 from arena.sdk import Attack, Defend, EndAttack, EndTurn, Occupy, Place, Reroll, Trade
-from arena.sdk.classic_sim import Simulator
+from arena.sdk.classic.sim import Simulator
 
 from .geometry import Geometry
 from .kills import KILL_ODDS, ROLL_KILL_STEPS, kill_plan, path_step

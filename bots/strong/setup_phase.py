@@ -8,7 +8,7 @@ import random
 
 from arena.games.classic.state import ClassicState
 from arena.sdk import ChooseHeadquarters, Place, PlaceNeutral, Request
-from arena.sdk.classic_sim import Simulator
+from arena.sdk.classic.sim import Simulator
 
 from .geometry import Geometry
 from .value import Evaluator

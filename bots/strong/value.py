@@ -11,7 +11,7 @@ from pathlib import Path
 from arena.games.classic import cards as cardlib
 from arena.games.classic.missions import FALLBACK, MISSIONS, Mission
 from arena.games.classic.state import ClassicState, Phase
-from arena.sdk.classic_sim import Simulator
+from arena.sdk.classic.sim import Simulator
 
 from .features import FEATURES, seat_features
 from .geometry import Geometry
