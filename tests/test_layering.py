@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 from arena import games
@@ -375,3 +376,9 @@ def test_no_module_names_a_game_outside_that_games_own_files() -> None:
         for where in python_game_names(path.read_text(), names)
     }
     assert not found, f"these name a game; find it by name instead: {sorted(found)}"
+
+
+def test_the_type_checker_is_strict_over_the_arena() -> None:
+    """``make lint`` (and so CI) runs mypy with every strict check over arena/."""
+    settings = tomllib.loads((ARENA.parent / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert settings.get("strict") is True and "arena" in settings["files"]

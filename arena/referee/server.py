@@ -488,7 +488,7 @@ async def start_server(
         maximum_concurrent_rpcs=max_streams,
     )
     servicer = RefereeServicer(registry, hello_timeout)
-    arena_pb2_grpc.add_RefereeServicer_to_server(servicer, server)  # type: ignore[no-untyped-call, unused-ignore]
+    arena_pb2_grpc.add_RefereeServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
     try:
         if credentials is not None:
             port = server.add_secure_port(address, credentials)

@@ -728,7 +728,7 @@ class Runner:
         )
 
 
-class _Stderr(logging.StreamHandler):  # type: ignore[type-arg, unused-ignore]
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes to whatever ``sys.stderr`` is when a record comes (a program or a test may
     replace it, and close the old one, after the handler is made)."""
 

@@ -83,7 +83,7 @@ async def _play(
         else grpc.aio.secure_channel(address, credentials)
     )
     async with channel:
-        stub = arena_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call, unused-ignore]
+        stub = arena_pb2_grpc.RefereeStub(channel)  # type: ignore[no-untyped-call]
         call = stub.Play()
         await _send(call, pb.BotMessage(hello=wire.hello(bot, token, skip_accepted_results=True)))
         current: Request | None = None

@@ -4,6 +4,8 @@ on a territory."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.sdk.tactics import BoardInfo
 
 ENEMY_INCOME_SHARE = 0.4
@@ -13,7 +15,7 @@ ENEMY_INCOME_SHARE = 0.4
 class Position:
     """What one view says, with the derived figures every decision uses."""
 
-    def __init__(self, board: BoardInfo, view: dict) -> None:
+    def __init__(self, board: BoardInfo, view: dict[str, Any]) -> None:
         self.board = board
         self.view = view
         self.seat: int = view["seat"]

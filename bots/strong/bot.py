@@ -96,7 +96,7 @@ class StrongBot(Bot):
 
     def _opening(self, request: Request) -> bool:
         view = request.view
-        return view["players"] == OPENING_PLAYERS and view["round"] <= OPENING_ROUNDS
+        return bool(view["players"] == OPENING_PLAYERS and view["round"] <= OPENING_ROUNDS)
 
     def start(self, match: MatchInfo) -> None:
         super().start(match)

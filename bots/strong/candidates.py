@@ -27,10 +27,10 @@ def reinforcements(g: Geometry, me: int, request: Request) -> list[Action]:
 
     def opportunity(t: int) -> float:
         weakest = min((armies[n] for n in g.neighbours[t] if owner[n] != me), default=99)
-        return armies[t] - weakest + 0.5 * sum(1 for n in g.neighbours[t] if owner[n] != me)
+        return float(armies[t] - weakest + 0.5 * sum(1 for n in g.neighbours[t] if owner[n] != me))
 
     def danger(t: int) -> float:
-        return (
+        return float(
             sum(armies[n] for n in g.neighbours[t] if owner[n] >= 0 and owner[n] != me) - armies[t]
         )
 

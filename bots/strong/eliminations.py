@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from arena.games.classic.state import ClassicState, Phase
 from arena.sdk import Attack, Defend, Occupy, Place, Reroll
@@ -81,7 +82,7 @@ class Sweeps:
         self.rng = rng
 
     def likely(
-        self, view: dict, extra: int, sources: Sequence[int] | None, budget: Budget
+        self, view: dict[str, Any], extra: int, sources: Sequence[int] | None, budget: Budget
     ) -> tuple[int, int] | None:
         """``(rival, where the reinforcements go)`` of the likeliest sweep, when its odds
         reach :data:`KILL_ODDS`; the reinforcements go on one stack next to the rival.
@@ -113,7 +114,7 @@ class Sweeps:
         return plans[best] if odds[best] >= KILL_ODDS else None
 
     def odds(
-        self, view: dict, plans: Sequence[tuple[int, int]], extra: int, budget: Budget
+        self, view: dict[str, Any], plans: Sequence[tuple[int, int]], extra: int, budget: Budget
     ) -> list[float]:
         """Each plan's share of wins played out in the same sampled worlds (at most
         :data:`SWEEP_WORLDS`, fewer if ``budget``'s time runs out first)."""

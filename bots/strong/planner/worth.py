@@ -4,23 +4,24 @@ continent held, an own territory to defend, the armies a source keeps back."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from arena.games.classic.missions import FALLBACK, MISSIONS, Mission
 
 from .position import Position
 
 
-def mission(view: dict) -> Mission | None:
+def mission(view: dict[str, Any]) -> Mission | None:
     """The seat's secret mission (the fallback when it would have to destroy itself)."""
     if not view.get("mission"):
         return None
-    found = MISSIONS[view["mission"]["id"]]
+    found: Mission = MISSIONS[view["mission"]["id"]]
     if found.kind == "destroy" and found.target == view["seat"]:
         return FALLBACK
     return found
 
 
-def card_worth(view: dict) -> float:
+def card_worth(view: dict[str, Any]) -> float:
     """Armies one card is worth, about a third of the next set."""
     value = view.get("next_set_value") or 8
     return value / 3
