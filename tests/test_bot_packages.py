@@ -15,15 +15,16 @@ from pathlib import Path
 import pytest
 
 from arena.catalog import command_argv, load_bot, read_spec, version_id
+from arena.catalog.entries import plan_entry
 from arena.catalog.loader import PACKAGE_PREFIX, bot_module, package_name
 from arena.errors import ArenaError, BotError
 from arena.games.classic.game import ClassicGame
 from arena.paths import results_home
 from arena.referee import local
-from arena.referee.match import play_match
+from arena.referee.match import TimeControl, play_match
 from arena.sandbox.isolation import detect
 from arena.sandbox.launcher import reachable_by_others
-from arena.scheduler.tournament import plan_entry
+from arena.scheduler.records import MatchSpec
 from arena.scheduler.worker import WorkerHost
 from arena.sdk import Request
 from arena.sdk.bot import Bot
@@ -170,20 +171,19 @@ def test_a_worker_plays_a_folder_changed_since_it_imported_it_as_a_process(
     shutil.copytree(FIRST, folder)
     logs = results_home() / "logs"
 
-    def job(index: int) -> dict[str, object]:
+    def job(index: int) -> MatchSpec:
         spec = read_spec(folder)
-        seats = [plan_entry(spec, version_id(spec)), plan_entry(read_spec(LAST), "last")]
-        return {
-            "tournament_id": "t",
-            "plan_index": index,
-            "seed": 3,
-            "rules": rules_for(2, max_rounds=3).config.to_dict(),
-            "seats": seats,
-            "control": {"move_time": 2.0, "time_bank": 5.0, "startup_time": 60.0},
-            "strike_limit": 3,
-            "fresh_process": False,
-            "in_process": True,
-        }
+        seats = (plan_entry(spec, version_id(spec)), plan_entry(read_spec(LAST), "last"))
+        return MatchSpec(
+            tournament_id="t",
+            plan_index=index,
+            seed=3,
+            game="classic",
+            rules=rules_for(2, max_rounds=3).config.to_dict(),
+            seats=seats,
+            control=TimeControl(move_time=2.0, time_bank=5.0, startup_time=60.0),
+            in_process=True,
+        )
 
     worker = WorkerHost()
     try:

@@ -30,6 +30,7 @@ from arena.keys import bot_seed
 from arena.referee.messages import Ask, End, Reply, Result, Start
 from arena.referee.seats import InProcessSeat
 from arena.replays.files import ReplayWriter
+from arena.replays.records import Answer, DecisionRecord, Record, ReplayHeader, ResultRecord
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
 
@@ -277,7 +278,7 @@ class MatchRunner:
         """The decision due in ``state`` (None once the game is over)."""
         self._set_state(game.new_game(seed, self.declarations))
 
-    def record(self, entry: dict[str, Any]) -> None:
+    def record(self, entry: Record) -> None:
         if self.writer is not None:
             self.writer.write(entry)
 
@@ -320,23 +321,23 @@ class MatchRunner:
             }
         )
 
-    def _header(self) -> dict[str, Any]:
-        header: dict[str, Any] = {
+    def _header(self) -> ReplayHeader:
+        header: ReplayHeader = {
             "game": self.game.info.name,
             "match_id": self.match_id,
             "seed": self.seed,
             "rules": self.game.config(),
             "seats": [{"seat": r.seat, "bot": r.bot, "version": r.version} for r in self.results],
             "declarations": self.declarations,
+            "time_control": {
+                "move_time": self.control.move_time,
+                "time_bank": self.control.time_bank,
+            },
+            "strike_limit": self.strike_limit,
         }
         if LEGACY_ALWAYS_MAX in self.game.info.declarations:
             # The header key classic replays had before declarations were per game.
             header["always_max"] = [bool(d.get(LEGACY_ALWAYS_MAX)) for d in self.declarations]
-        header["time_control"] = {
-            "move_time": self.control.move_time,
-            "time_bank": self.control.time_bank,
-        }
-        header["strike_limit"] = self.strike_limit
         return header
 
     async def run(self) -> MatchResult:
@@ -352,18 +353,20 @@ class MatchRunner:
             for r in self.results:
                 r.place = outcome.places[r.seat]
             progress = game.progress(self.state)
-            self.record(
-                {
-                    "type": "result",
-                    "places_by_seat": list(outcome.places),
-                    "winner": outcome.winner,
-                    "end": outcome.end_reason,
-                    **{k: progress[k] for k in ("turns", "rounds") if k in progress},
-                    "progress": progress,
-                    "statuses": [r.status for r in self.results],
-                    "strikes": [r.strikes for r in self.results],
-                }
-            )
+            last: ResultRecord = {
+                "type": "result",
+                "places_by_seat": list(outcome.places),
+                "winner": outcome.winner,
+                "end": outcome.end_reason,
+                "progress": progress,
+                "statuses": [r.status for r in self.results],
+                "strikes": [r.strikes for r in self.results],
+            }
+            if "turns" in progress:
+                last["turns"] = progress["turns"]
+            if "rounds" in progress:
+                last["rounds"] = progress["rounds"]
+            self.record(last)
             await self._end_seats(outcome.end_reason, outcome.winner)
         finally:
             if self.writer is not None:
@@ -434,7 +437,7 @@ class MatchRunner:
                 await handle.end(message)
             handle.stop_reading()
 
-    def _answer_record(self, seat: int, action: Any) -> dict[str, Any]:
+    def _answer_record(self, seat: int, action: Any) -> Answer:
         return {
             "seat": seat,
             "action": self.game.action_to_dict(action),
@@ -453,14 +456,16 @@ class MatchRunner:
         self.decisions += 1
         self._share(events)
         if self.writer is not None:  # (the record's action dict costs: only for a replay)
-            self.writer.write(
-                {
-                    "type": "decision",
-                    **self._answer_record(seat, action),
-                    "kind": kind,
-                    "events": events,
-                }
-            )
+            record: DecisionRecord = {
+                "type": "decision",
+                "seat": seat,
+                "action": self.game.action_to_dict(action),
+                "request_id": self.last_request.get(seat),
+                "think_ms": self.last_think.get(seat),
+                "kind": kind,
+                "events": events,
+            }
+            self.writer.write(record)
 
     def _apply_joint(self, decision: Decision, verdicts: dict[int, _Verdict]) -> None:
         """Hand the game every seat's answer at once (a default for a seat that has none),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -19,6 +20,7 @@ from typing import IO, Any
 from arena.errors import ArenaError, ReplayError
 from arena.games import load as load_game
 from arena.games.api import Game, Step
+from arena.replays.records import ReplayHeader
 
 FORMAT = "risk-arena-replay"
 VERSION = 1
@@ -29,7 +31,7 @@ class ReplayWriter:
     is made (one ``write`` per line, no buffer held back), so a referee killed mid-match
     (``kill -9``, a crash) leaves a replay readable up to its last decision."""
 
-    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+    def __init__(self, path: Path, header: ReplayHeader) -> None:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.path = path
         # Private to the referee's user (mode 0600): a live replay shows every seat's
@@ -39,7 +41,7 @@ class ReplayWriter:
         self._file: IO[str] = os.fdopen(descriptor, "w", encoding="utf-8", buffering=1)
         self.write({"type": "header", "format": FORMAT, "version": VERSION, **header})
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: Mapping[str, object]) -> None:
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
 
     def close(self) -> None:

@@ -120,7 +120,18 @@ class WorkerHost:
         kept = [seat for seats in self.idle.values() for seat in seats]
         self.idle.clear()
         self.loop.run_until_complete(self._close(kept))
+        self._cancel_leftovers()
         self.loop.close()
+
+    def _cancel_leftovers(self) -> None:
+        """Cancel what is still pending on the loop (a game cut short by Ctrl-C leaves, e.g.,
+        a bot's log reader) and let it finish, as ``asyncio.run`` does: a task destroyed while
+        pending would print a warning after ``arena: interrupted``."""
+        pending = asyncio.all_tasks(self.loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
     async def _close(self, kept: list[RemoteSeat]) -> None:
         await asyncio.gather(*(self._let_go(seat) for seat in kept))
