@@ -375,3 +375,14 @@ def test_strong_trades_the_set_that_brings_the_territory_bonus(sets):
     rules.check(state, 0, action)
     assert mine in action.cards and wild not in action.cards
     assert action.bonus_territory == mine
+
+
+def test_strongs_copy_of_the_planner_is_the_frozen_planners_code() -> None:
+    """``bots/strong/planner/`` is a copy of ``bots/planner``'s modules (a bot's version is
+    the hash of its own folder, and a sandboxed bot sees only its folder): a change to one
+    that misses the other fails here, so a divergence is always a decision."""
+    bots = Path(__file__).resolve().parent.parent / "bots"
+    frozen = {p.name: p.read_text() for p in (bots / "planner").glob("*.py")}
+    copied = {p.name: p.read_text() for p in (bots / "strong" / "planner").glob("*.py")}
+    assert set(copied) - {"__init__.py"} == set(frozen)
+    assert all(copied[name] == text for name, text in frozen.items())
