@@ -382,3 +382,16 @@ def test_the_type_checker_is_strict_over_the_arena() -> None:
     """``make lint`` (and so CI) runs mypy with every strict check over arena/."""
     settings = tomllib.loads((ARENA.parent / "pyproject.toml").read_text())["tool"]["mypy"]
     assert settings.get("strict") is True and "arena" in settings["files"]
+
+
+def test_the_match_loop_knows_no_wire_format() -> None:
+    """The referee's loop and its messages speak the game's terms; only the seats encode
+    protobuf (a remote seat) or hand the SDK's objects over (an in-process seat)."""
+    for module in ("match", "messages"):
+        path = ARENA / "referee" / f"{module}.py"
+        found = {
+            name
+            for name in _imports_of(path.read_text(), _package(path))
+            if name.startswith(("arena.protocol", "grpc", "google.protobuf"))
+        }
+        assert not found, f"arena.referee.{module} imports the wire: {sorted(found)}"
