@@ -448,23 +448,21 @@ def grpc_game(
 
     local.run_match = timed_run_match  # type: ignore[assignment]
     try:
-        with temporary_results_home("arena-bench-home-"):  # bot logs
-            for _ in range(3):
-                loop_times.clear()
-                referee.clear()
-                children = Usage.now(resource.RUSAGE_CHILDREN)
-                started = time.perf_counter()
-                result = local.play(game, [spec, spec], seed, CONTROL)
-                seconds = time.perf_counter() - started
-                bots = Usage.now(resource.RUSAGE_CHILDREN) - children
-                failed = [
-                    f"seat {s.seat} {s.status}: {s.detail}"
-                    for s in result.seats
-                    if s.status != "OK"
-                ]
-                if not failed:
-                    break
-                notes.append(f"gRPC game discarded and played again: {'; '.join(failed)}")
+        # the caller's results home (its key, so its bots' seeds) holds the bot logs
+        for _ in range(3):
+            loop_times.clear()
+            referee.clear()
+            children = Usage.now(resource.RUSAGE_CHILDREN)
+            started = time.perf_counter()
+            result = local.play(game, [spec, spec], seed, CONTROL)
+            seconds = time.perf_counter() - started
+            bots = Usage.now(resource.RUSAGE_CHILDREN) - children
+            failed = [
+                f"seat {s.seat} {s.status}: {s.detail}" for s in result.seats if s.status != "OK"
+            ]
+            if not failed:
+                break
+            notes.append(f"gRPC game discarded and played again: {'; '.join(failed)}")
     finally:
         local.run_match = real_run_match
     return GrpcGame(
@@ -613,91 +611,94 @@ def main() -> None:
     ratio = statistics.median(rows[1][1]) / bare_median
     print(f"referee/bare median round trip: {ratio:.2f}× (target ≤ 1.3×)")
 
-    # A whole game: the same seed with subprocess bots over gRPC and with in-process bots.
-    spec = find_bot("random")
-    game = two_player_classic()
-    started = time.perf_counter()
-    inproc = play_match(game, [load_bot(spec), load_bot(spec)], args.seed, control=CONTROL)
-    inproc_s = time.perf_counter() - started
-    before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    played = grpc_game(game, spec, args.seed)
-    remote, remote_s, loop_s, retried = (
-        played.result,
-        played.seconds,
-        played.loop_seconds,
-        played.notes,
-    )
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    same = (inproc.decisions, inproc.winner, inproc.end_reason, inproc.turns) == (
-        remote.decisions,
-        remote.winner,
-        remote.end_reason,
-        remote.turns,
-    )
-    print()
-    print(
-        f"2-player random game, seed {args.seed}, move_time={CONTROL.move_time:g} s, "
-        f"time_bank={CONTROL.time_bank:g} s; same game both ways: {'yes' if same else 'NO'}"
-    )
-    for note in retried:
-        print(f"note: {note}")
-    print(f"{'seats':<34} {'decisions':>10} {'seconds':>8} {'µs/dec':>8} {'ratio':>6}")
-    rows2 = [
-        ("in-process (play_match)", inproc, inproc_s),
-        ("gRPC subprocesses (local.play)", remote, remote_s),
-    ]
-    if loop_s is not None:
-        rows2.append(("  of which the match loop", remote, loop_s))
-    for name, result, seconds in rows2:
-        print(
-            f"{name:<34} {result.decisions:>10} {seconds:>8.2f} "
-            f"{seconds / result.decisions * 1e6:>8.0f} {seconds / inproc_s:>6.2f}"
+    # One results home (so one installation key, so the same bots' seeds) for the games
+    # played both ways, their bots' logs and the isolation rows.
+    with temporary_results_home("arena-bench-home-"):
+        # A whole game: the same seed with subprocess bots over gRPC and with in-process bots.
+        spec = find_bot("random")
+        game = two_player_classic()
+        started = time.perf_counter()
+        inproc = play_match(game, [load_bot(spec), load_bot(spec)], args.seed, control=CONTROL)
+        inproc_s = time.perf_counter() - started
+        before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        played = grpc_game(game, spec, args.seed)
+        remote, remote_s, loop_s, retried = (
+            played.result,
+            played.seconds,
+            played.loop_seconds,
+            played.notes,
         )
-    extra = ((loop_s or remote_s) - inproc_s) / remote.decisions * 1e6
-    print(
-        f"gRPC cost per decision ({'match loop' if loop_s else 'incl. start-up'}): {extra:.0f} µs"
-    )
-    floor = inproc_s + remote.decisions * bare_median
-    print(
-        f"gRPC game / its floor (in-process game + {remote.decisions} decisions × the bare "
-        f"median round trip, {floor:.2f} s): {(loop_s or remote_s) / floor:.2f}× "
-        f"(target ≤ 1.3×; {'match loop' if loop_s else 'incl. start-up'})"
-    )
-    sdk_ratio = statistics.median(rows[3][1]) / statistics.median(bare_at_server)
-    print(
-        f"SDK bot / bare client on the echo, median round trip timed at the server: "
-        f"{sdk_ratio:.2f}× (target ≤ 1.25×; through the referee "
-        f"{statistics.median(rows[2][1]) / bare_median:.2f}×)"
-    )
-    idle = asyncio.run(idle_bot_usage(spec))
-    bots = played.bots - Usage(2 * idle.cpu, 2 * idle.switches)
-    print(
-        f"per decision in the gRPC game: referee {played.referee.cpu / remote.decisions * 1e6:.0f}"
-        f" µs CPU, {played.referee.switches / remote.decisions:.1f} context switches (match "
-        f"loop); bots {bots.cpu / remote.decisions * 1e6:.0f} µs CPU, "
-        f"{bots.switches / remote.decisions:.1f} context switches (both processes, less "
-        f"twice a bot's start-up and shut-down alone: {idle.cpu * 1e3:.0f} ms, "
-        f"{idle.switches} switches)"
-    )
-    print()
-    print(
-        f"referee process peak RSS after the gRPC game: {peak_mb:.1f} MB (target ≤ 100 MB; "
-        f"{before_mb:.1f} MB before it)"
-    )
-    isolation_rows(game, spec, args.seed)
-    remote_rows(ask, answer, args.exchanges)
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        same = (inproc.decisions, inproc.winner, inproc.end_reason, inproc.turns) == (
+            remote.decisions,
+            remote.winner,
+            remote.end_reason,
+            remote.turns,
+        )
+        print()
+        print(
+            f"2-player random game, seed {args.seed}, move_time={CONTROL.move_time:g} s, "
+            f"time_bank={CONTROL.time_bank:g} s; same game both ways: {'yes' if same else 'NO'}"
+        )
+        for note in retried:
+            print(f"note: {note}")
+        print(f"{'seats':<34} {'decisions':>10} {'seconds':>8} {'µs/dec':>8} {'ratio':>6}")
+        rows2 = [
+            ("in-process (play_match)", inproc, inproc_s),
+            ("gRPC subprocesses (local.play)", remote, remote_s),
+        ]
+        if loop_s is not None:
+            rows2.append(("  of which the match loop", remote, loop_s))
+        for name, result, seconds in rows2:
+            print(
+                f"{name:<34} {result.decisions:>10} {seconds:>8.2f} "
+                f"{seconds / result.decisions * 1e6:>8.0f} {seconds / inproc_s:>6.2f}"
+            )
+        extra = ((loop_s or remote_s) - inproc_s) / remote.decisions * 1e6
+        print(
+            f"gRPC cost per decision ({'match loop' if loop_s else 'incl. start-up'}): {extra:.0f} µs"
+        )
+        floor = inproc_s + remote.decisions * bare_median
+        print(
+            f"gRPC game / its floor (in-process game + {remote.decisions} decisions × the bare "
+            f"median round trip, {floor:.2f} s): {(loop_s or remote_s) / floor:.2f}× "
+            f"(target ≤ 1.3×; {'match loop' if loop_s else 'incl. start-up'})"
+        )
+        sdk_ratio = statistics.median(rows[3][1]) / statistics.median(bare_at_server)
+        print(
+            f"SDK bot / bare client on the echo, median round trip timed at the server: "
+            f"{sdk_ratio:.2f}× (target ≤ 1.25×; through the referee "
+            f"{statistics.median(rows[2][1]) / bare_median:.2f}×)"
+        )
+        idle = asyncio.run(idle_bot_usage(spec))
+        bots = played.bots - Usage(2 * idle.cpu, 2 * idle.switches)
+        print(
+            f"per decision in the gRPC game: referee {played.referee.cpu / remote.decisions * 1e6:.0f}"
+            f" µs CPU, {played.referee.switches / remote.decisions:.1f} context switches (match "
+            f"loop); bots {bots.cpu / remote.decisions * 1e6:.0f} µs CPU, "
+            f"{bots.switches / remote.decisions:.1f} context switches (both processes, less "
+            f"twice a bot's start-up and shut-down alone: {idle.cpu * 1e3:.0f} ms, "
+            f"{idle.switches} switches)"
+        )
+        print()
+        print(
+            f"referee process peak RSS after the gRPC game: {peak_mb:.1f} MB (target ≤ 100 MB; "
+            f"{before_mb:.1f} MB before it)"
+        )
+        isolation_rows(game, spec, args.seed)
+        remote_rows(ask, answer, args.exchanges)
 
-    if profile is not None:
-        game_profile = cProfile.Profile()
-        grpc_game(game, spec, args.seed, game_profile)  # untimed: profiling slows it
-        for watched, what in ((profile, "the exchanges"), (game_profile, "the gRPC game")):
-            print()
-            for order in ("tottime", "cumulative"):
-                text = io.StringIO()
-                pstats.Stats(watched, stream=text).sort_stats(order).print_stats(25)
-                print(f"referee side of {what}, by {order}:")
-                print(text.getvalue().split("\n\n", 2)[-1].rstrip())
+        if profile is not None:
+            game_profile = cProfile.Profile()
+            grpc_game(game, spec, args.seed, game_profile)  # untimed: profiling slows it
+            for watched, what in ((profile, "the exchanges"), (game_profile, "the gRPC game")):
                 print()
+                for order in ("tottime", "cumulative"):
+                    text = io.StringIO()
+                    pstats.Stats(watched, stream=text).sort_stats(order).print_stats(25)
+                    print(f"referee side of {what}, by {order}:")
+                    print(text.getvalue().split("\n\n", 2)[-1].rstrip())
+                    print()
 
 
 if __name__ == "__main__":
