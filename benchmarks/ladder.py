@@ -113,7 +113,14 @@ from arena import games as registry
 from arena.catalog import BotSpec, check_plays, find_bot, load_bot, run_setup
 from arena.errors import ArenaError, ConfigError
 from arena.referee.host import BotHost
-from arena.referee.match import DEFAULT_STRIKE_LIMIT, Seat, SeatResult, TimeControl, run_match
+from arena.referee.match import (
+    DEFAULT_STRIKE_LIMIT,
+    MatchSettings,
+    Seat,
+    SeatResult,
+    TimeControl,
+    run_match,
+)
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.results.stats import wilson_interval
 from arena.scheduler.executors import LocalPool, stop_pool
@@ -255,16 +262,9 @@ class LadderHost:
         }
         started = time.perf_counter()
         try:
-            result = await run_match(
-                game,
-                seats,
-                job["seed"],
-                [(s.name, s.version) for s in specs],
-                control,
-                None,
-                job["strike_limit"],
-                absent=absent,
-            )
+            names = [(s.name, s.version) for s in specs]
+            settings = MatchSettings(control, job["strike_limit"])
+            result = await run_match(game, seats, job["seed"], names, settings, absent)
         except BaseException:
             await self._settle(specs, seats, [""] * len(seats))
             raise

@@ -10,7 +10,7 @@ from typing import Any
 
 from arena.games.classic import ClassicConfig
 from arena.games.classic.game import ClassicGame
-from arena.referee.match import TimeControl, run_match
+from arena.referee.match import MatchSettings, TimeControl, run_match
 from arena.referee.seats import RemoteSeat
 from arena.referee.server import Registry, start_server
 from arena.sdk import Answer, Bot, MatchInfo, Request, client
@@ -64,7 +64,9 @@ def test_a_bot_plays_a_match_and_answers_again_after_a_rejection(tmp_path: Path)
                 assert session.hello.skip_accepted_results  # the client needs no acceptances
                 seats.append(RemoteSeat(session, None, ""))
             game = ClassicGame(ClassicConfig.parse({"max_rounds": "3"}, 2))
-            result = await run_match(game, seats, 3, control=TimeControl(30.0, 60.0))
+            result = await run_match(
+                game, seats, 3, settings=MatchSettings(TimeControl(30.0, 60.0))
+            )
             for seat in seats:
                 await seat.close()
             assert await asyncio.wait_for(asyncio.gather(*runs), 60) == [0, 0]

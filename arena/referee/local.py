@@ -21,6 +21,7 @@ from arena.referee.host import BotHost, logs_dir
 from arena.referee.match import (
     DEFAULT_STRIKE_LIMIT,
     MatchResult,
+    MatchSettings,
     Seat,
     TimeControl,
     run_match,
@@ -75,18 +76,8 @@ async def play_local_match(
             if isinstance(player, Bot):
                 seats[seat] = InProcessSeat(player, player.name, player.version)
         try:
-            return await run_match(
-                game,
-                seats,
-                seed,
-                names,
-                control,
-                replay_path,
-                strike_limit,
-                match_id,
-                absent,
-                untimed=untimed,
-            )
+            settings = MatchSettings(control, strike_limit, replay_path, match_id, untimed)
+            return await run_match(game, seats, seed, names, settings, absent)
         finally:
             for joined in seats:
                 if isinstance(joined, RemoteSeat):

@@ -61,6 +61,19 @@ class TimeControl:
 NO_CLOCK = TimeControl(move_time=None, time_bank=0.0)
 
 
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    """How a match is refereed, apart from its game, seats and seed: the clocks, the strikes a
+    seat may take, where its replay goes, its id (made up when None), and the seats that play
+    without a clock (a person at the terminal)."""
+
+    control: TimeControl = NO_CLOCK
+    strike_limit: int = DEFAULT_STRIKE_LIMIT
+    replay_path: Path | None = None
+    match_id: str | None = None
+    untimed: frozenset[int] = frozenset()
+
+
 class Seat(Protocol):
     """What the match loop needs of a seat (see :mod:`arena.referee.seats`): it is handed the
     loop's own messages (:mod:`arena.referee.messages`) and answers in the game's terms."""
@@ -233,20 +246,17 @@ class MatchRunner:
         seats: list[Seat | None],
         seed: int,
         names: list[tuple[str, str]],
-        control: TimeControl,
-        replay_path: Path | None,
-        strike_limit: int,
-        match_id: str,
+        settings: MatchSettings,
         absent: dict[int, tuple[SeatStatus, str]],
-        untimed: frozenset[int] = frozenset(),
     ) -> None:
         self.game = game
         self.seats = seats
         self.seed = seed
-        self.control = control
-        self.strike_limit = strike_limit
-        self.match_id = match_id
+        self.control = control = settings.control
+        self.strike_limit = settings.strike_limit
+        self.match_id = settings.match_id or uuid.uuid4().hex[:12]
         self.absent = dict(absent)
+        untimed = settings.untimed
         self.results = [SeatResult(i, n, v) for i, (n, v) in enumerate(names)]
         self.clocks = [_Clock(NO_CLOCK if i in untimed else control) for i in range(len(seats))]
         self.pending_events: list[list[dict[str, Any]]] = [[] for _ in seats]
@@ -257,7 +267,7 @@ class MatchRunner:
         self.out: list[int] = []
         """Seats that forfeited, in forfeit order (also after the game was already over,
         e.g. both seats of a 2-player match absent: the first forfeit ends it)."""
-        self.replay_path = replay_path
+        self.replay_path = settings.replay_path
         self.writer: ReplayWriter | None = None
         name = game.info.name
         for seat, handle in enumerate(seats):
@@ -626,32 +636,16 @@ async def run_match(
     seats: list[Seat | None],
     seed: int,
     names: list[tuple[str, str]] | None = None,
-    control: TimeControl = NO_CLOCK,
-    replay_path: Path | None = None,
-    strike_limit: int = DEFAULT_STRIKE_LIMIT,
-    match_id: str | None = None,
+    settings: MatchSettings = MatchSettings(),
     absent: dict[int, tuple[SeatStatus, str]] | None = None,
-    untimed: frozenset[int] = frozenset(),
 ) -> MatchResult:
     """Play a whole match. A ``None`` seat never connected: give its status in ``absent``."""
     if len(seats) != game.players:
         raise ArenaError(f"{game.players} players need {game.players} seats, got {len(seats)}")
-    if strike_limit < 1:
-        raise ArenaError(f"the strike limit must be at least 1, got {strike_limit}")
+    if settings.strike_limit < 1:
+        raise ArenaError(f"the strike limit must be at least 1, got {settings.strike_limit}")
     names = names or [(s.name, s.version) if s else ("?", "?") for s in seats]
-    runner = MatchRunner(
-        game,
-        seats,
-        seed,
-        names,
-        control,
-        replay_path,
-        strike_limit,
-        match_id or uuid.uuid4().hex[:12],
-        absent or {},
-        untimed,
-    )
-    return await runner.run()
+    return await MatchRunner(game, seats, seed, names, settings, absent or {}).run()
 
 
 def play_match(
@@ -668,4 +662,5 @@ def play_match(
     seats: list[Seat | None] = [
         InProcessSeat(bot, n, v) for bot, (n, v) in zip(bots, names, strict=True)
     ]
-    return asyncio.run(run_match(game, seats, seed, names, control, replay_path, strike_limit))
+    settings = MatchSettings(control, strike_limit, replay_path)
+    return asyncio.run(run_match(game, seats, seed, names, settings))

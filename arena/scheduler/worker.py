@@ -41,7 +41,7 @@ from arena.errors import BotError
 from arena.games import load as load_game
 from arena.paths import logs_dir
 from arena.referee.host import BotHost
-from arena.referee.match import Seat, run_match
+from arena.referee.match import MatchSettings, Seat, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.results.store import compress_replay
 from arena.sandbox.resources import raise_open_files_limit
@@ -236,16 +236,8 @@ class WorkerHost:
             replay_path = Path(tmp) / "replay.jsonl"
             try:
                 with _printed_to_log(job.tournament_id, any(local)):
-                    result = await run_match(
-                        game,
-                        seats,
-                        job.seed,
-                        names,
-                        control,
-                        replay_path,
-                        job.strike_limit,
-                        absent=absent,
-                    )
+                    settings = MatchSettings(control, job.strike_limit, replay_path)
+                    result = await run_match(game, seats, job.seed, names, settings, absent)
             except BaseException:
                 await self._settle(entries, seats, [""] * len(seats), fresh=True)
                 raise

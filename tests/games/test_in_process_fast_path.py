@@ -22,7 +22,7 @@ from arena import games
 from arena.catalog import find_bot, load_bot
 from arena.games.europe.actions import Bid, Cards, Move, Turn
 from arena.games.europe.actions import action_to_dict as europe_action_to_dict
-from arena.referee.match import Seat, TimeControl, run_match
+from arena.referee.match import MatchSettings, Seat, TimeControl, run_match
 from arena.referee.seats import InProcessSeat
 from arena.replays.files import read, verify
 from arena.sdk import Attack, Bot, MatchInfo, Place, Request, Trade
@@ -120,9 +120,7 @@ def _play(seat_type: type[InProcessSeat], game: Any, names: list[str], seed: int
     seats: list[Seat | None] = [seat_type(b, b.name, b.version) for b in bots]
     replay = tmp / f"{seat_type.__name__}.jsonl"
     result = asyncio.run(
-        run_match(
-            game, seats, seed, control=CLOCK, replay_path=replay, strike_limit=10_000, match_id="m"
-        )
+        run_match(game, seats, seed, settings=MatchSettings(CLOCK, 10_000, replay, "m"))
     )
     check = verify(replay)
     assert check.ok, check.message

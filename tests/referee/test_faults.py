@@ -409,7 +409,7 @@ def _slow_first_answers(count: int, pause: float):
 def test_an_untimed_seat_is_never_on_the_clock(untimed):
     """``untimed`` (the human seat) must reach the clocks: slow answers are no strikes."""
     from arena.catalog import find_bot, load_bot
-    from arena.referee.match import run_match
+    from arena.referee.match import MatchSettings, run_match
     from arena.referee.seats import InProcessSeat
 
     bots = [_slow_first_answers(3, 0.15), load_bot(find_bot("random"))]
@@ -420,8 +420,7 @@ def test_an_untimed_seat_is_never_on_the_clock(untimed):
             ClassicGame(rules_for(2, max_rounds=3).config),
             seats,
             4,
-            control=control,
-            untimed=untimed,
+            settings=MatchSettings(control, untimed=untimed),
         )
     )
     if untimed:

@@ -36,7 +36,7 @@ from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.europe.v1 import europe_pb2 as epb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.protocol.envelope import PROTOCOL_VERSION
-from arena.referee.match import TimeControl, run_match
+from arena.referee.match import MatchSettings, TimeControl, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.referee.server import Registry, start_server
 from arena.statuses import SeatStatus
@@ -395,7 +395,10 @@ async def fuzzed_match(tmp: Path, example: Example) -> Any:
         client = asyncio.create_task(play_fuzzed(stream, example, token))
         try:
             result = await asyncio.wait_for(
-                run_match(game, seats, example.seed, control=CONTROL, absent=absent), BOUND
+                run_match(
+                    game, seats, example.seed, settings=MatchSettings(CONTROL), absent=absent
+                ),
+                BOUND,
             )
         finally:
             if isinstance(seats[0], RemoteSeat):

@@ -46,7 +46,7 @@ from arena.protocol import classic as cmap
 from arena.protocol import envelope
 from arena.protocol._pb.riskarena.classic.v1 import classic_pb2 as cpb
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
-from arena.referee.match import TimeControl, play_match, run_match
+from arena.referee.match import MatchSettings, TimeControl, play_match, run_match
 from arena.referee.messages import Ask, Reply, Result, Start
 from arena.referee.seats import InProcessSeat, RemoteSeat
 from arena.referee.server import (
@@ -913,7 +913,7 @@ def test_action_results_after_accepted_answers_only_when_the_hello_asks_for_them
             clients.append(asyncio.create_task(_play_answering(stream, 3 + seat)))
         game = ClassicGame(ClassicConfig.parse({"max_rounds": "3"}, 2))
         control = TimeControl(move_time=30.0, time_bank=60.0)
-        result = await run_match(game, seats, 5, control=control)
+        result = await run_match(game, seats, 5, settings=MatchSettings(control))
         for seat in seats:
             await seat.close()
         received = await asyncio.wait_for(asyncio.gather(*clients), 60)
