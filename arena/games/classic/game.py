@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from arena.errors import IllegalActionError
 from arena.games.api import (
@@ -151,7 +151,8 @@ class ClassicGame:
         return self.rules.forfeit(state, seat)
 
     def view(self, state: ClassicState, seat: int) -> dict[str, Any]:
-        return self.rules.view(state, seat)
+        # A ClassicView, handed on as the contract's plain JSON.
+        return cast("dict[str, Any]", self.rules.view(state, seat))
 
     redact = staticmethod(redact)
     """The event as a seat may see it (the engine's own function: no extra call per event)."""

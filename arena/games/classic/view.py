@@ -7,7 +7,7 @@ from. Views are what strategies receive, in-process and over the wire alike.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from arena.games.classic import cards as cardlib
 from arena.games.classic.missions import MISSIONS
@@ -17,7 +17,47 @@ if TYPE_CHECKING:
     from arena.games.classic.rules import ClassicRules
 
 
-def view_for(rules: ClassicRules, state: ClassicState, seat: int) -> dict[str, Any]:
+class MissionView(TypedDict):
+    id: int
+    text: str
+
+
+AttackView = TypedDict("AttackView", {"from": int, "to": int, "dice": int})
+"""The attack under way: its territories and the attacker's dice."""
+
+
+class ClassicView(TypedDict):
+    """What one seat sees (docs/writing-a-bot.md describes each field for bot authors)."""
+
+    seat: int
+    players: int
+    phase: str
+    deciding: list[int]
+    turn_seat: int
+    round: int
+    turns: int
+    owner: list[int]
+    """Per territory, its holder (-1: the neutral army)."""
+    armies: list[int]
+    reserve: list[int]
+    neutral_reserve: int
+    hand: list[int]
+    card_counts: list[int]
+    deck_size: int
+    sets_traded: int
+    next_set_value: int | None
+    to_place: int
+    conquered_this_turn: bool
+    eliminated: list[int]
+    forfeited: list[int]
+    always_max: list[bool]
+    mission: MissionView | None
+    headquarters: list[int]
+    attack: AttackView | None
+    places: list[int] | None
+
+
+def view_for(rules: ClassicRules, state: ClassicState, seat: int) -> ClassicView:
     """The position as ``seat`` may see it."""
     decision = rules.decision(state)
     cfg = rules.config
@@ -33,11 +73,11 @@ def view_for(rules: ClassicRules, state: ClassicState, seat: int) -> dict[str, A
             if state.hq_revealed
             else [state.hq_pending[p] if p == seat else -1 for p in range(state.n)]
         )
-    mission = None
+    mission: MissionView | None = None
     if state.missions:
         m = MISSIONS[state.missions[seat]]
         mission = {"id": m.id, "text": m.text()}
-    attack = None
+    attack: AttackView | None = None
     if state.attack is not None:
         attack = {"from": state.attack[0], "to": state.attack[1], "dice": state.attack[2]}
     phase = state.phase

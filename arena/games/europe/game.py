@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from arena.games.api import Decision, Event, GameInfo, GameType, Outcome, Position, RuleOption, Step
 from arena.games.europe import options as europe_options
@@ -154,7 +154,8 @@ class EuropeGame:
         return self.rules.forfeit(state, seat)
 
     def view(self, state: EuropeState, seat: int) -> dict[str, Any]:
-        return europe_view.view_for(self.rules, state, seat)
+        # A EuropeView, handed on as the contract's plain JSON.
+        return cast("dict[str, Any]", europe_view.view_for(self.rules, state, seat))
 
     redact = staticmethod(europe_view.redact)
 

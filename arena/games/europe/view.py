@@ -7,7 +7,7 @@ missions others hold (completed ones are public) and the missions drawn.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from arena.games.api import Event
 from arena.games.europe.config import ARMIES
@@ -34,9 +34,80 @@ def revealed(state: EuropeState, army: int, turn: int) -> bool:
     return army not in state.queue or state.revealed == army
 
 
-def view_for(rules: EuropeRules, state: EuropeState, seat: int) -> dict[str, Any]:
+class TerritoryView(TypedDict):
+    owner: int
+    attacker: int
+    castle: bool
+    units: dict[str, list[int]]
+    """Per army (its number as a string), its units here by kind."""
+
+
+class ArmyView(TypedDict):
+    army: int
+    mercenary: bool
+    alive: bool
+    controller: int
+    coins: int
+    crowns: int
+    crown_cards: int
+    reserve: list[int]
+    hand_size: int
+    discards: list[int]
+    cards: list[int]
+    """This round's two chosen cards, each ``HIDDEN`` until the seat may see it."""
+    saved_by_the_crown: bool
+    home: int
+    hand: NotRequired[list[int]]
+    """Only the armies the seat plays (its own, a Mercenary Army it controls)."""
+    missions_held: NotRequired[int]
+    missions_completed: NotRequired[list[int]]
+    missions: NotRequired[list[int]]
+    """Only the seat's own army's."""
+
+
+class BattleView(TypedDict):
+    territory: int
+    attacker: int
+    defender: int
+    rank: int
+    repetition: int
+    rerolled: bool
+    attacker_dice: list[int]
+    defender_dice: list[int]
+
+
+class LossView(TypedDict):
+    army: int
+    territory: int
+    count: int
+
+
+class EuropeView(TypedDict):
+    """What one seat sees (docs/europe-facts.md and docs/protocol.md describe the fields)."""
+
+    seat: int
+    round: int
+    turn: int
+    phase: str
+    marker: int
+    order: list[int]
+    territories: list[TerritoryView]
+    armies: list[ArmyView]
+    castles_left: int
+    crown_cards_left: int
+    disputes: list[int]
+    battles: list[int]
+    battle: BattleView | None
+    losses: list[LossView]
+    revealed: int
+    crowns_to_win: int
+    drawn: NotRequired[list[int]]
+    """The missions the seat drew and is choosing from."""
+
+
+def view_for(rules: EuropeRules, state: EuropeState, seat: int) -> EuropeView:
     board = rules.board
-    territories = []
+    territories: list[TerritoryView] = []
     for t in range(board.size):
         units = {str(a): list(state.of(t, a)) for a in range(ARMIES) if state.count(t, a)}
         territories.append(
@@ -47,7 +118,7 @@ def view_for(rules: EuropeRules, state: EuropeState, seat: int) -> dict[str, Any
                 "units": units,
             }
         )
-    armies = []
+    armies: list[ArmyView] = []
     for a in range(ARMIES):
         sees = a == seat or (a >= state.n and state.controller[a] == seat)
         chosen = [state.first[a], state.second[a]]
@@ -56,7 +127,7 @@ def view_for(rules: EuropeRules, state: EuropeState, seat: int) -> dict[str, Any
             for turn, c in ((1, chosen[0]), (2, chosen[1]))
         ]
         played = {c for c in chosen if c >= 0}
-        entry: dict[str, Any] = {
+        entry: ArmyView = {
             "army": a,
             "mercenary": a >= state.n,
             "alive": state.alive[a],
@@ -80,7 +151,7 @@ def view_for(rules: EuropeRules, state: EuropeState, seat: int) -> dict[str, Any
                 entry["missions"] = list(state.missions[a])
         armies.append(entry)
     fight = state.battle
-    view: dict[str, Any] = {
+    view: EuropeView = {
         "seat": seat,
         "round": state.round,
         "turn": state.turn,
