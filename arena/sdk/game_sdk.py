@@ -13,6 +13,8 @@ import importlib
 import importlib.util
 from types import ModuleType
 
+from arena import games
+
 SDK = "arena.sdk"
 """The package holding each game's SDK package, named after the game."""
 
@@ -34,5 +36,4 @@ def module(game: str, part: str) -> ModuleType | None:
     """``arena.sdk.<game>.<part>`` (e.g. the game's ``human`` seat), or None without one."""
     if package(game) is None:
         return None
-    name = f"{SDK}.{game}.{part}"
-    return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
+    return games.layer_module(f"{SDK}.{game}", part)

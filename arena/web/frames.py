@@ -15,13 +15,12 @@ are kept.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 from functools import lru_cache
 from types import ModuleType
 from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
+from arena import games
 from arena.errors import ArenaError, ReplayError
 from arena.games.api import Game
 from arena.replays import files as replay
@@ -229,9 +228,7 @@ SPECTATORS = "arena.web.spectators"
 def spectator_module(game: str) -> ModuleType | None:
     """The game's spectator module (``arena.web.spectators.<game>``), found by the game's
     name; None for a game without one."""
-    if not game.isidentifier() or importlib.util.find_spec(f"{SPECTATORS}.{game}") is None:
-        return None
-    return importlib.import_module(f"{SPECTATORS}.{game}")
+    return games.layer_module(SPECTATORS, game)
 
 
 def _spectator(header: dict[str, Any], game: Game[Any, Any, Any], state: Any) -> Spectator:
