@@ -19,8 +19,6 @@ KILL_SIZE = 8
 exponentially with them)."""
 KILL_DETOURS = 2
 """Territories of other seats a kill path may pass through on the way."""
-CHASE_DETOURS = 4
-"""The same for an elimination under way whose last territories no stack borders."""
 KILL_PATHS = 12
 """Complete paths a kill search scores by their exact odds before it stops."""
 KILL_STEPS = 3000

@@ -6,9 +6,7 @@ secret that only some seats may see; :func:`redact` hides it from the others.
 
 from __future__ import annotations
 
-from typing import Any
-
-Event = dict[str, Any]
+from arena.games.api import Event
 
 PRIVATE_CARDS = {"card_drawn": ("seat",), "cards_taken": ("seat", "from")}
 """Event types whose ``card``/``cards`` field only the listed seats may see."""
