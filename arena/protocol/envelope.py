@@ -224,11 +224,13 @@ def request_to_pb(
     time_bank_ms: int,
     server_time_ms: int,
     events: list[dict[str, Any]],
+    listed: Sequence[Any] | None = None,
 ) -> pb.DecisionRequest:
     """A DecisionRequest for one seat (``view`` and ``events`` already that seat's own).
 
-    ``option_count`` is the length of the game's own choices, whatever the game: a bot that
-    answers by index needs nothing else, and no copy of a game's enumeration."""
+    ``option_count`` is the length of the game's own choices (``listed``, when the caller
+    has them already), whatever the game: a bot that answers by index needs nothing else,
+    and no copy of a game's enumeration."""
     message = pb.DecisionRequest(
         request_id=request_id,
         match_id=match_id,
@@ -237,7 +239,7 @@ def request_to_pb(
         time_bank_ms=time_bank_ms,
         server_time_ms=server_time_ms,
         events=events_to_pb(events),
-        option_count=len(game.choices(options)),
+        option_count=len(game.choices(options) if listed is None else listed),
     )
     codec_for(game.info.name).put_request(message, game, view, options)
     return message

@@ -48,8 +48,8 @@ class Ask:
 
     @property
     def listed(self) -> list[Any]:
-        """The game's enumerated choices (``choices(options)``), built once and only when
-        asked for: an in-process bot is handed them, a remote answer by index picks one."""
+        """The game's enumerated choices (``choices(options)``), built once: an in-process
+        bot is handed them, the wire sends their count, an answer by index picks one."""
         if self._listed is None:
             found = self.game.choices(self.options)
             self._listed = found if type(found) is list else list(found)

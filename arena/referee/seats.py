@@ -82,6 +82,7 @@ def ask_to_pb(ask: Ask) -> pb.DecisionRequest:
         time_bank_ms=ask.time_bank_ms,
         server_time_ms=int(time.time() * 1000),
         events=ask.events,
+        listed=ask.listed,  # kept by the ask: an answer by index picks from the same list
     )
 
 

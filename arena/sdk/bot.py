@@ -17,15 +17,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from arena.protocol.envelope import DEFAULT_GAMES
+from arena.games import DEFAULT_GAME
 from arena.sdk import game_sdk
 
 Answer: TypeAlias = Any
 """What a bot may answer: an option index, one of the game's actions, or an action's JSON
 form as a dict (the form replays hold); each game's SDK package names its own answer type."""
-
-DEFAULT_GAME = DEFAULT_GAMES[0]
-"""The game of a request built without naming one: the wire's, for a message naming none."""
 
 __all__ = ["Answer", "Bot", "MatchInfo", "Request", "default_answer"]
 
