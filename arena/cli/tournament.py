@@ -19,6 +19,7 @@ from typing import Any
 from arena import games
 from arena.catalog import find_bot, run_setup
 from arena.catalog.remote import has_remote
+from arena.cli import ladder as ladder_commands
 from arena.cli.common import (
     EXIT_OK,
     Parser,
@@ -38,8 +39,9 @@ from arena.remote.handoff import Follower, require_serve
 from arena.results import reports
 from arena.results.faults import DEFAULT_LIMIT, FaultLimit
 from arena.results.store import Store
-from arena.scheduler import executors
+from arena.scheduler import executors, ladder
 from arena.scheduler import tournament as tournaments
+from arena.scheduler.ladder import runner_class
 
 
 def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
@@ -48,7 +50,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     tcommands = tournament.add_subparsers(
         dest="tournament_command", required=True, parser_class=Parser
     )
-    trun = tcommands.add_parser("run", help="plan a round-robin tournament and run it")
+    trun = tcommands.add_parser(
+        "run", help="plan a tournament (round-robin, gauntlet or ladder) and run it"
+    )
     trun.add_argument("--config", type=Path, metavar="FILE", help="settings from a TOML file")
     trun.add_argument(
         "--bot",
@@ -62,8 +66,34 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "--game", help=f"game to play ({', '.join(GAMES)}; default {DEFAULT_GAME}, or the file's)"
     )
     trun.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
-    trun.add_argument("--seats", type=int, help="seats per match, 2-6 (default 2)")
+    trun.add_argument(
+        "--format",
+        choices=tournaments.FORMATS,
+        help="round-robin (default): every table of the bots; gauntlet: each match a "
+        "--challenger against the --bot field; ladder: continuous matchmaking by rating",
+    )
+    trun.add_argument(
+        "--challenger",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="a gauntlet's challenger (repeatable); the --bot bots are its field",
+    )
+    trun.add_argument(
+        "--seats",
+        type=seat_counts,
+        metavar="N[,N...]",
+        help="seats per match, 2-6 (default 2); a ladder may mix sizes: 2,3,6",
+    )
     trun.add_argument("--rounds", type=int, help="rounds of the schedule (default 1)")
+    trun.add_argument(
+        "--matches", type=int, metavar="N", help="a ladder stops after N matches (default: never)"
+    )
+    trun.add_argument(
+        "--until-settled",
+        action="store_true",
+        help="a ladder stops once every version's rating has settled (sigma <= 1.5)",
+    )
     trun.add_argument("--move-time", type=float, metavar="S")
     trun.add_argument("--time-bank", type=float, metavar="S")
     trun.add_argument("--startup-time", type=float, metavar="S")
@@ -97,6 +127,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     tresume = tcommands.add_parser("resume", help="play the unrecorded rest of a tournament")
     tresume.add_argument("id")
     tresume.add_argument("--workers", type=int)
+    tresume.add_argument(
+        "--matches", type=int, metavar="N", help="a ladder: play on until N matches in all"
+    )
     executor_flags(tresume, kept=True)
     tresume.add_argument(
         "--record-new-version",
@@ -116,6 +149,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     fault_flags(tshow)
     format_flags(tshow)
     tshow.set_defaults(run=cmd_tournament_show)
+    ladder_commands.add_parsers(tcommands, resume=cmd_tournament_resume)
 
     board = commands.add_parser("leaderboard", help="ratings and results, best first")
     board.add_argument(
@@ -157,6 +191,17 @@ def add_demo_parser(commands: argparse._SubParsersAction[Any]) -> None:
     demo.set_defaults(run=cmd_demo)
 
 
+def seat_counts(text: str) -> int | list[int]:
+    """``--seats``: one table size, or a ladder's sizes separated by commas (``2,3,6``)."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number or a list such as 2,3,6, got {text!r}"
+        ) from None
+    return counts[0] if len(counts) == 1 else counts
+
+
 def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSettings:
     if args.config:
         try:
@@ -173,10 +218,16 @@ def _settings_from_args(args: argparse.Namespace) -> tournaments.TournamentSetti
     if args.rules:
         game = getattr(args, "game", None) or settings.game
         settings.rules = {**settings.rules, **games.parse_rules(args.rules, game)}
+    if args.challenger:
+        settings.challengers = list(args.challenger)
+    if args.until_settled:
+        settings.until_settled = True
     for flag in (
         "name",
         "game",
         "seats",
+        "format",
+        "matches",
         "rounds",
         "move_time",
         "time_bank",
@@ -221,15 +272,16 @@ def _run_tournament(
     executor: str | None = None,
     ray_address: str | None = None,
 ) -> int:
-    if store.tournament(tournament_id) is None:
+    found = store.tournament(tournament_id)
+    if found is None:
         raise ConfigError(f"no tournament {tournament_id!r} in {store.path}")
     tournaments.setup_logging(tournament_id, store.path)
-    total = len(store.planned(tournament_id))
+    total = found["planned"] or "?"  # a ladder without a match target: open-ended
     hint = f"resume with: {_resume_command(store, tournament_id)}"
-    found = store.tournament(tournament_id)
-    handed = found is not None and has_remote(found["settings"])
+    handed = has_remote(found["settings"])
     with ProgressBar(f"tournament {tournament_id}", enabled=not quiet) as bar:
-        kind = Follower if handed else tournaments.Runner  # remote bots: `arena serve` plays
+        # Remote bots: `arena serve` plays; a ladder decides its matches as it goes.
+        kind = Follower if handed else runner_class(found["settings"])
         runner = kind(store, tournament_id, workers or 0, bar.update, executor, ray_address)
         try:
             runner.run()
@@ -250,15 +302,21 @@ def _run_tournament(
                     "(a resume fails the same way until the bot can start)"
                 ) from exc
             raise ArenaError(f"{exc} (after {done}/{total} matches; {hint})") from exc
-    board = reports.leaderboard(store, runner.pool, tournament_id, limit)
+    boards = [reports.leaderboard(store, pool, tournament_id, limit) for pool in runner.pools]
+    per_pool = {b["pool"]: dict(b) for b in boards}
+    board = boards[0]
     board["executor"] = runner.executor
     board["fault_logs"] = reports.fault_logs(store, tournament_id)
+    if len(boards) > 1:  # a ladder of mixed table sizes: a table per pool as well
+        board["pools"] = per_pool
     if as_json:
         print(reports.to_json(board))
     else:
-        reports.render_leaderboard(board)
+        for each in boards:
+            reports.render_leaderboard(each)
         reports.render_fault_logs(board["fault_logs"])
-        print(f"tournament {tournament_id}: {total} matches recorded in {store.path}")
+        done = _recorded_count(store, tournament_id, runner.rater.next_index)
+        print(f"tournament {tournament_id}: {done} matches recorded in {store.path}")
     return EXIT_OK
 
 
@@ -269,7 +327,8 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     limit = fault_limit(args)
     with open_db(args.db) as store:
         require_serve(store, settings.bots, settings.executor)
-        tournament_id = tournaments.create(store, settings, None if args.allow_flagged else limit)
+        make = ladder.create if settings.format == tournaments.LADDER else tournaments.create
+        tournament_id = make(store, settings, None if args.allow_flagged else limit)
         return _run_tournament(
             store, tournament_id, settings.workers, args.no_progress, args.json, limit
         )
@@ -291,7 +350,15 @@ def cmd_tournament_resume(args: argparse.Namespace) -> int:
         found = store.tournament(args.id)
         if found is None:
             raise ConfigError(f"no tournament {args.id!r} in {store.path}")
-        if found["stored_status"] == "finished" or found["recorded"] == found["planned"]:
+        is_ladder = found["settings"].get("format") == tournaments.LADDER
+        if args.matches is not None:
+            if not is_ladder:
+                raise ConfigError(f"--matches is for a ladder; tournament {args.id} is not one")
+            ladder.extend(store, args.id, args.matches)
+            found = store.tournament(args.id) or found
+        if not is_ladder and (
+            found["stored_status"] == "finished" or found["recorded"] == found["planned"]
+        ):
             if found["stored_status"] != "finished":
                 store.set_tournament_status(args.id, "finished")
             pool = tournaments.stored_pool(found["settings"])

@@ -67,12 +67,12 @@ class Follower(Runner):
 
     def _follow(self) -> None:
         """Report progress until the serve notes how the tournament ended."""
-        total = len(self.plan)
         while True:
             queued = self.store.queued(self.id) or {}
             found = self.store.tournament(self.id) or {}
             if self.on_progress is not None:
                 done = int(found.get("recorded", 0))
+                total = int(found.get("planned") or 0) or max(done, len(self.plan))
                 self.on_progress(Progress(done, total, self.started, "", self.next_index))
             outcome = queued.get("outcome")
             if outcome == "finished":

@@ -37,6 +37,7 @@ from arena.referee.match import Seat
 from arena.referee.server import start_server
 from arena.remote.lobby import Lobby, LobbySeat
 from arena.results.store import Store, open_store
+from arena.scheduler.ladder import LadderRunner, runner_class
 from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.scheduler.tournament import Runner
 from arena.scheduler.worker import REUSABLE, MatchFailed, WorkerHost
@@ -169,6 +170,10 @@ class ServeRunner(Runner):
             raise ArenaError(f"tournament {self.id} was stopped")
 
 
+class ServeLadderRunner(ServeRunner, LadderRunner):
+    """A ladder with remote bots, played by the serve."""
+
+
 def server_credentials(cert: Path | None, key: Path | None) -> grpc.ServerCredentials | None:
     """TLS credentials from a PEM certificate chain and key, or None without them."""
     if cert is None and key is None:
@@ -246,7 +251,9 @@ class Serve:
         """Run one handed tournament; note how it ended for the ``tournament run`` that waits."""
         print(f"arena serve: playing tournament {tournament_id}", flush=True)
         try:
-            runner = ServeRunner(self.store, tournament_id)
+            found = self.store.tournament(tournament_id) or {}
+            ladder = runner_class(found.get("settings", {})) is LadderRunner
+            runner = (ServeLadderRunner if ladder else ServeRunner)(self.store, tournament_id)
             runner.host = self.host
             runner.run()
         except ArenaError as exc:

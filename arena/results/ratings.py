@@ -53,6 +53,14 @@ def environment() -> trueskill.TrueSkill:
     )
 
 
+def frozen_environment(env: trueskill.TrueSkill) -> trueskill.TrueSkill:
+    """``env`` without dynamics (tau = 0): ratings only sharpen, as in a ladder's finals,
+    where entries are frozen and no bot can change any more."""
+    return trueskill.TrueSkill(
+        mu=env.mu, sigma=env.sigma, beta=env.beta, tau=0.0, draw_probability=env.draw_probability
+    )
+
+
 def conservative(rating: trueskill.Rating) -> float:
     """``mu - 3*sigma``: a skill we are fairly sure of, so new entries do not top the board."""
     return float(rating.mu - CONSERVATIVE_K * rating.sigma)
@@ -216,6 +224,8 @@ class MatchRecord:
     places: tuple[int, ...]
     statuses: tuple[str, ...]
     out_order: tuple[int, ...] | None = field(default=None, kw_only=True)
+    frozen: bool = field(default=False, kw_only=True)
+    """Rated without dynamics (tau = 0): a finals match."""
 
     def __post_init__(self) -> None:
         """Freeze the sequences so a record cannot change after it is stored."""
@@ -256,6 +266,7 @@ class RatingBook:
     ) -> None:
         """Start empty, or from saved ratings (e.g. to resume a tournament)."""
         self.env = env if env is not None else environment()
+        self.frozen_env = frozen_environment(self.env)
         self.ratings: dict[str, dict[str, trueskill.Rating]] = {
             pool: dict(entries) for pool, entries in (ratings or {}).items()
         }
@@ -277,11 +288,13 @@ class RatingBook:
         places: list[int],
         statuses: list[str],
         out_order: list[int] | None = None,
+        frozen: bool = False,
     ) -> list[RatingChange]:
-        """Apply one match (each seat its own team) and say how every seat's rating moved."""
+        """Apply one match (each seat its own team) and say how every seat's rating moved;
+        ``frozen``: without dynamics (tau = 0)."""
         ranks = _check_match(pool, entries, places, statuses, out_order)
         before = [self.rating(pool, entry) for entry in entries]
-        after = self.env.rate([(r,) for r in before], ranks=ranks)
+        after = (self.frozen_env if frozen else self.env).rate([(r,) for r in before], ranks=ranks)
         book = self.ratings.setdefault(pool, {})
         changes = []
         for seat, (entry, old, (new,)) in enumerate(zip(entries, before, after, strict=True)):
@@ -297,6 +310,7 @@ class RatingBook:
             list(record.places),
             list(record.statuses),
             None if record.out_order is None else list(record.out_order),
+            record.frozen,
         )
 
 
@@ -336,8 +350,10 @@ class OrderedRater:
         places: list[int],
         statuses: list[str],
         out_order: list[int] | None = None,
+        frozen: bool = False,
     ) -> Applied:
-        """Take one finished match; apply it and any buffered successors once it is next."""
+        """Take one finished match; apply it and any buffered successors once it is next
+        (``frozen``: rated without dynamics)."""
         _check_match(pool, entries, places, statuses, out_order)
         record = MatchRecord(
             "",
@@ -347,6 +363,7 @@ class OrderedRater:
             tuple(places),
             tuple(statuses),
             out_order=None if out_order is None else tuple(out_order),
+            frozen=frozen,
         )
         return self._receive(plan_index, record)
 

@@ -97,6 +97,56 @@ def make_plan(bots: list[str], seats: int, rounds: int, seed: int) -> list[Plann
     return plan
 
 
+def make_gauntlet_plan(
+    challengers: list[str], field: list[str], seats: int, rounds: int, seed: int
+) -> list[PlannedMatch]:
+    """A gauntlet: every match seats one challenger and ``seats - 1`` bots of the field.
+
+    Per round and challenger, the field's tables are every ``(seats - 1)``-combination of it
+    (the balanced design above :data:`MAX_TABLES`), each played in all its seat rotations with
+    one seed, as in a round-robin. A round's tables, every challenger's, come in a seeded order,
+    so a gauntlet cut short has tested every challenger about equally.
+    """
+    both = sorted(set(challengers) & set(field))
+    if both:
+        raise ConfigError(f"{', '.join(map(repr, both))} cannot be both challenger and field")
+    if not challengers:
+        raise ConfigError("a gauntlet needs a challenger (--challenger BOT)")
+    _checked([*challengers, *field], seats, rounds, seed)
+    if len(field) < seats - 1:
+        raise ConfigError(
+            f"{seats} seats need at least {seats - 1} field bots beside the challenger, "
+            f"got {len(field)}"
+        )
+    ordered_field = sorted(field)
+    tally = _Tally(len(ordered_field))
+    plan: list[PlannedMatch] = []
+    group = 0
+    for round_ in range(rounds):
+        rng = _round_rng(seed, round_)
+        if seats == 2 or uses_all_combinations(len(ordered_field), seats - 1):
+            field_tables = _all_combinations(len(ordered_field), seats - 1, rng)
+        else:
+            field_tables = _balanced_tables(seats - 1, tally, rng)
+        tables = [
+            (challenger, tuple(ordered_field[i] for i in table))
+            for challenger in sorted(challengers)
+            for table in field_tables
+        ]
+        keys = [rng.random() for _ in tables]
+        for _, (challenger, table) in sorted(zip(keys, tables, strict=True)):
+            match_seed = derive_seed(seed, round_, group)
+            seating = [challenger, *table]
+            for order in _rotations(_shuffled(list(range(seats)), rng)):
+                plan.append(
+                    PlannedMatch(
+                        len(plan), round_, group, match_seed, tuple(seating[i] for i in order)
+                    )
+                )
+            group += 1
+    return plan
+
+
 def uses_all_combinations(n: int, seats: int) -> bool:
     """Whether a round plays every N-combination (always for 2 seats: every pair, both ways)."""
     return seats == 2 or math.comb(n, seats) <= MAX_TABLES

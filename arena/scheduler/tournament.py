@@ -41,7 +41,7 @@ from arena.catalog import (
     version_id,
 )
 from arena.catalog.entries import Entry, entry_spec, plan_entry
-from arena.catalog.remote import is_remote, remote_entry
+from arena.catalog.remote import is_remote, remote_bots, remote_entry
 from arena.errors import ArenaError, BotError, ConfigError
 from arena.games import DEFAULT_GAME
 from arena.games import load as load_game
@@ -54,12 +54,17 @@ from arena.results.store import Store
 from arena.scheduler import executors
 from arena.scheduler.executors import stop_pool as _stop
 from arena.scheduler.logs import log_path, log_to_file
-from arena.scheduler.plan import make_plan
+from arena.scheduler.plan import make_gauntlet_plan, make_plan
 from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.scheduler.worker import MatchFailed, play_job
 from arena.seeds import new_seed
 
 log = logging.getLogger("arena.tournament")
+
+ROUND_ROBIN = "round-robin"
+GAUNTLET = "gauntlet"
+LADDER = "ladder"
+FORMATS = (ROUND_ROBIN, GAUNTLET, LADDER)
 
 MAX_POOL_RESTARTS = 5
 MAX_MATCH_FAILURES = 3
@@ -82,8 +87,18 @@ class TournamentSettings:
     name: str = ""
     game: str = DEFAULT_GAME
     rules: dict[str, str] = field(default_factory=dict)
-    seats: int = 2
+    seats: int | list[int] = 2
+    """Seats per match; a ladder may mix table sizes (a list, each size its own rating pool)."""
     rounds: int = 1
+    format: str = ROUND_ROBIN
+    """:data:`FORMATS`: ``round-robin`` (every table of the field), ``gauntlet`` (each match a
+    challenger against the field) or ``ladder`` (continuous matchmaking, :mod:`.ladder`)."""
+    challengers: list[str] = field(default_factory=list)
+    """A gauntlet's challengers (``bots`` is its field)."""
+    matches: int = 0
+    """A ladder stops after this many matches (0: it runs until stopped)."""
+    until_settled: bool = False
+    """A ladder stops once every entered version's rating has settled (:mod:`arena.results.settling`)."""
     move_time: float = 1.0
     time_bank: float = 30.0
     startup_time: float = 10.0
@@ -129,16 +144,57 @@ class TournamentSettings:
             raise ConfigError(f"{path}: {exc}") from None
         return settings
 
+    def seat_counts(self) -> list[int]:
+        """The table sizes, in the order given (one for a round-robin or gauntlet)."""
+        return list(self.seats) if isinstance(self.seats, list) else [self.seats]
+
     def check(self) -> Game[Any, Any, Any]:
-        """Validate; returns the game as configured for one match (through the game
-        contract, so a tournament of any registered game is checked by its own rules)."""
+        """Validate; returns the game as configured for one match of the first table size
+        (through the game contract, so a tournament of any registered game is checked by its
+        own rules)."""
         self._check_types()
+        if self.format not in FORMATS:
+            raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
+        counts = self.seat_counts()
+        if not counts or len(set(counts)) < len(counts):
+            raise ConfigError(f"seats must be distinct table sizes, got {self.seats!r}")
+        if len(counts) > 1 and self.format != LADDER:
+            raise ConfigError("mixed table sizes (--seats 2,3,...) are for a ladder")
         game_type = load_game(self.game)
         low, high = game_type.info.min_players, game_type.info.max_players
-        if not low <= self.seats <= high:
+        for count in counts:
+            if not low <= count <= high:
+                raise ConfigError(
+                    f"seats per match must be {low}-{high} for {self.game}, got {count}"
+                )
+        if self.format == GAUNTLET and not self.challengers:
+            raise ConfigError("a gauntlet needs a challenger: --challenger BOT (repeatable)")
+        if self.challengers and self.format != GAUNTLET:
+            raise ConfigError("challengers are for a gauntlet (--format gauntlet)")
+        if self.format != LADDER and (self.matches or self.until_settled):
+            raise ConfigError("--matches and --until-settled are for a ladder (--format ladder)")
+        if self.matches < 0:
+            raise ConfigError(f"matches must be 0 (no limit) or more, got {self.matches}")
+        if self.format == GAUNTLET:
+            both = sorted(set(self.bots) & set(self.challengers))
+            if both:
+                listed = ", ".join(map(repr, both))
+                raise ConfigError(f"{listed} cannot be both challenger and field (--bot)")
+            field_bots = set(self.bots)
+            if len(field_bots) < counts[0] - 1:
+                raise ConfigError(
+                    f"{counts[0]} seats need at least {counts[0] - 1} field bots (--bot) "
+                    f"beside the challenger, got {len(field_bots)}"
+                )
+            return game_type.configure(dict(self.rules), counts[0])
+        if self.format == LADDER and len(set(self.bots)) < min(counts):
             raise ConfigError(
-                f"seats per match must be {low}-{high} for {self.game}, got {self.seats}"
+                f"a ladder of {min(counts)}-seat tables needs at least {min(counts)} different "
+                f"bots, got {len(set(self.bots))}"
             )
+        if self.format == LADDER:
+            return game_type.configure(dict(self.rules), counts[0])
+        seats = counts[0]
         if self.rounds < 1:
             raise ConfigError(f"rounds must be at least 1, got {self.rounds}")
         if self.move_time <= 0 or self.time_bank < 0 or self.startup_time <= 0:
@@ -153,12 +209,12 @@ class TournamentSettings:
             )
         if self.ray_address and self.executor != executors.RAY:
             raise ConfigError("a Ray address is for the ray executor (--executor ray)")
-        if len(set(self.bots)) < self.seats:
+        if len(set(self.bots)) < seats:
             raise ConfigError(
-                f"{self.seats} seats per match need at least {self.seats} different bots, "
+                f"{seats} seats per match need at least {seats} different bots, "
                 f"got {len(set(self.bots))}"
             )
-        return game_type.configure(dict(self.rules), self.seats)
+        return game_type.configure(dict(self.rules), seats)
 
     def _check_types(self) -> None:
         """Refuse wrongly typed settings (e.g. ``seats = "two"`` in TOML) with a clear message."""
@@ -168,9 +224,13 @@ class TournamentSettings:
                 continue
             if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
                 raise ConfigError(f"{name} must be {what}, got {value!r}")
-        bad = [b for b in self.bots if not isinstance(b, str) or not b]
+        bad = [b for b in [*self.bots, *self.challengers] if not isinstance(b, str) or not b]
         if bad:
             raise ConfigError(f"bots must be bot names or folders (strings), got {bad[0]!r}")
+        if isinstance(self.seats, list) and not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in self.seats
+        ):
+            raise ConfigError(f"seats must be whole numbers, got {self.seats!r}")
 
 
 _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
@@ -178,8 +238,12 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "name": ((str,), "a string"),
     "game": ((str,), "a string"),
     "rules": ((dict,), "a table of rules options"),
-    "seats": ((int,), "a whole number"),
+    "seats": ((int, list), "a whole number (a ladder: a list of them)"),
     "rounds": ((int,), "a whole number"),
+    "format": ((str,), "a string"),
+    "challengers": ((list,), "a list of bot names"),
+    "matches": ((int,), "a whole number"),
+    "until_settled": ((bool,), "true or false"),
     "move_time": ((int, float), "a number of seconds"),
     "time_bank": ((int, float), "a number of seconds"),
     "startup_time": ((int, float), "a number of seconds"),
@@ -275,20 +339,18 @@ def refuse_unstartable(specs: list[BotSpec], after_setup: bool = False) -> None:
         raise BotsCannotStart("; ".join(reasons))
 
 
-def create(
-    store: Store, settings: TournamentSettings, fault_limit: FaultLimit | None = None
-) -> str:
-    """Register the bots, make the plan and store it with the tournament; returns its id.
-
-    With ``fault_limit``, a bot version flagged by it (:mod:`arena.results.faults`) is refused.
-    """
-    game = settings.check()
+def enter_bots(
+    store: Store, names: list[str], game: str, fault_limit: FaultLimit | None = None
+) -> dict[str, Entry]:
+    """Register the named bots (folders or registered names; remote bots as they are) and
+    return their entries by version id, refusing bots that cannot play ``game`` or start, two
+    names for one version, and (with ``fault_limit``) versions it flags."""
     known = registered_bots(store)
-    names = list(dict.fromkeys(settings.bots))
-    remote = {n: e for n in names if (e := remote_entry(store, n, settings.game)) is not None}
+    names = list(dict.fromkeys(names))
+    remote = {n: e for n in names if (e := remote_entry(store, n, game)) is not None}
     specs = [find_bot(name, known) for name in names if name not in remote]
     for spec in specs:
-        check_plays(spec, settings.game)
+        check_plays(spec, game)
     refuse_unstartable(specs)
     entries = [register(store, spec) for spec in specs] + list(remote.values())
     by_version = {e["version_id"]: e for e in entries}
@@ -296,13 +358,45 @@ def create(
         raise ConfigError("two of the bots are the same version (identical folders)")
     if fault_limit is not None:
         refuse_flagged(store, by_version, fault_limit)
+    return by_version
+
+
+def default_name(settings: TournamentSettings) -> str:
+    """A tournament's name when none is given: ``classic 3p``, ``classic 2,3p ladder``."""
+    sizes = ",".join(str(n) for n in settings.seat_counts())
+    kind = "" if settings.format == ROUND_ROBIN else f" {settings.format}"
+    return f"{settings.game} {sizes}p{kind}"
+
+
+def create(
+    store: Store, settings: TournamentSettings, fault_limit: FaultLimit | None = None
+) -> str:
+    """Register the bots, make the plan and store it with the tournament; returns its id.
+
+    A round-robin's or a gauntlet's whole plan is stored here; a ladder is made by
+    :func:`arena.scheduler.ladder.create`. With ``fault_limit``, a bot version flagged by it
+    (:mod:`arena.results.faults`) is refused.
+    """
+    if settings.format == LADDER:
+        raise ConfigError("a ladder is made by arena.scheduler.ladder.create")
+    game = settings.check()
+    by_version = enter_bots(
+        store, [*settings.bots, *settings.challengers], settings.game, fault_limit
+    )
     seed = settings.seed if settings.seed is not None else new_seed()
-    plan = make_plan(list(by_version), settings.seats, settings.rounds, seed)
+    seats = settings.seat_counts()[0]
+    if settings.format == GAUNTLET:
+        version_of = {e["name"]: v for v, e in by_version.items()}
+        challengers = [version_of[_bot_name(store, n)] for n in settings.challengers]
+        field_bots = [v for v in by_version if v not in challengers]
+        plan = make_gauntlet_plan(challengers, field_bots, seats, settings.rounds, seed)
+    else:
+        plan = make_plan(list(by_version), seats, settings.rounds, seed)
     tournament_id = uuid.uuid4().hex[:8]
     stored = asdict(settings) | {"seed": seed, "entries": by_version, "config": game.config()}
     store.create_tournament(
         tournament_id,
-        settings.name or f"{settings.game} {settings.seats}p",
+        settings.name or default_name(settings),
         stored,
         seed,
         [
@@ -317,6 +411,14 @@ def create(
         ],
     )
     return tournament_id
+
+
+def _bot_name(store: Store, name_or_folder: str) -> str:
+    """The bot name a ``--bot``/``--challenger`` argument stands for (a folder's ``bot.toml``
+    names it)."""
+    if name_or_folder in remote_bots(store):
+        return name_or_folder
+    return find_bot(name_or_folder, registered_bots(store)).name
 
 
 def record_new_versions(
@@ -401,7 +503,8 @@ def _job(tournament_id: str, settings: dict[str, Any], planned: dict[str, Any]) 
         plan_index=planned["plan_index"],
         seed=planned["seed"],
         game=stored_game(settings),
-        rules=settings["config"],
+        # A ladder mixing table sizes has a configuration per size.
+        rules=(settings.get("configs") or {}).get(str(len(planned["seats"])), settings["config"]),
         seats=tuple(entries[v] for v in planned["seats"]),
         control=TimeControl(
             move_time=settings["move_time"],
@@ -414,13 +517,15 @@ def _job(tournament_id: str, settings: dict[str, Any], planned: dict[str, Any]) 
     )
 
 
-def _pool(store: Store, pool: str) -> RatingBook:
+def _book(store: Store, pools: list[str]) -> RatingBook:
+    """The current ratings of ``pools``, as the store holds them."""
     book = RatingBook(env=environment())
     env = book.env
-    for row in store.ratings(pool):
-        book.ratings.setdefault(pool, {})[row["version_id"]] = env.create_rating(
-            row["mu"], row["sigma"]
-        )
+    for pool in pools:
+        for row in store.ratings(pool):
+            book.ratings.setdefault(pool, {})[row["version_id"]] = env.create_rating(
+                row["mu"], row["sigma"]
+            )
     return book
 
 
@@ -484,8 +589,14 @@ class Runner:
         if recorded != set(range(len(recorded))):
             raise ArenaError(f"tournament {tournament_id}: recorded matches are not a plan prefix")
         self.next_index = len(recorded)
-        self.book = _pool(store, self.pool)
-        self.games = {row["version_id"]: row["games"] for row in store.ratings(self.pool)}
+        self.pools = self._pools()
+        self.book = _book(store, self.pools)
+        self.games = {
+            (pool, row["version_id"]): row["games"]
+            for pool in self.pools
+            for row in store.ratings(pool)
+        }
+        """Rated games per (pool, version), for the ``ratings`` table."""
         self.rater = OrderedRater(self.book, start_index=self.next_index)
         self.executor: str = executor or self.settings.get("executor") or executors.LOCAL
         if ray_address is None:
@@ -518,6 +629,28 @@ class Runner:
         self.failures: dict[int, int] = {}
         """Per plan index, how often its match failed in a worker and was queued again."""
 
+    def _pools(self) -> list[str]:
+        """The rating pools this tournament's matches are rated in (a ladder's table sizes
+        each have one)."""
+        pools = self.settings.get("pools") or {}
+        return list(dict.fromkeys(pools.values())) or [self.pool]
+
+    def _pool_of(self, index: int) -> str:
+        """The rating pool of the match at ``index``."""
+        return self.pool
+
+    def _frozen(self, index: int) -> bool:
+        """Whether the match at ``index`` is rated without dynamics (a ladder's finals)."""
+        return False
+
+    def _decide(self, queue: deque[dict[str, Any]]) -> None:
+        """Add newly decided matches to ``queue`` (a ladder decides as it goes; a stored plan
+        has decided everything)."""
+
+    def _waiting(self) -> bool:
+        """Whether to keep running with nothing to play (a ladder waiting for entries)."""
+        return False
+
     def run(self) -> None:
         """Play and record every unrecorded planned match, on the tournament's executor (a
         Ray cluster given no worker count gets one worker per CPU)."""
@@ -536,21 +669,10 @@ class Runner:
         todo = [p for p in self.plan if p["plan_index"] >= self.next_index]
         self.store.claim_tournament(self.id, os.getpid(), socket.gethostname())
         self._beaten = time.monotonic()
-        if todo:
-            seated = {v for p in todo for v in p["seats"]}
-            specs = [
-                entry_spec(e)
-                for v, e in self.settings["entries"].items()
-                if v in seated and not is_remote(e)
-            ]
-            # Once, here: workers running a setup (e.g. `npm ci`) at the same time would race.
-            for spec in specs:
-                run_setup(spec)
-                self._heartbeat(force=True)
-            refuse_unstartable(specs, after_setup=True)
+        self._set_up({v for p in todo for v in p["seats"]})
         self._report()
         restarts = 0
-        while todo:
+        while todo or not self._complete():
             try:
                 self._run_pool(todo)
             except BrokenProcessPool:
@@ -568,6 +690,25 @@ class Runner:
             ]
         self.store.set_tournament_status(self.id, "finished")
 
+    def _set_up(self, versions: set[str]) -> None:
+        """Run the setup of the local bots among ``versions`` and refuse any that cannot start.
+
+        Once, here: workers running a setup (e.g. ``npm ci``) at the same time would race.
+        """
+        specs = [
+            entry_spec(e)
+            for v, e in self.settings["entries"].items()
+            if v in versions and not is_remote(e)
+        ]
+        for spec in specs:
+            run_setup(spec)
+            self._heartbeat(force=True)
+        refuse_unstartable(specs, after_setup=True)
+
+    def _complete(self) -> bool:
+        """Whether nothing is left to decide (a stored plan: always)."""
+        return True
+
     def _executor(self) -> Executor:
         """The pool the matches run on: worker processes forked from here, or Ray actors."""
         return self.cluster.pool(self.workers, self.id)
@@ -584,6 +725,7 @@ class Runner:
         in_flight: dict[Future[MatchRecord], dict[str, Any]] = {}
         try:
             while True:
+                self._decide(queue)
                 while (
                     queue
                     and len(in_flight) < self.in_flight_limit
@@ -593,7 +735,10 @@ class Runner:
                     job = _job(self.id, self.settings, planned)
                     in_flight[executor.submit(play_job, job)] = planned
                 if not in_flight:
-                    break
+                    if queue or not self._waiting():
+                        break
+                    self._heartbeat()
+                    continue
                 finished, _ = wait(
                     in_flight, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED
                 )
@@ -639,19 +784,21 @@ class Runner:
         entries = self.plan[index]["seats"]
         for applied_index, changes in self.rater.submit(
             index,
-            self.pool,
+            self._pool_of(index),
             entries,
             outcome.places,
             outcome.statuses,
             out_order=list(outcome.out_order),
+            frozen=self._frozen(index),
         ):
             self._record(applied_index, changes)
 
     def _record(self, index: int, changes: list[Any]) -> None:
         outcome = self.results.pop(index)
         entries = self.plan[index]["seats"]
+        pool = self._pool_of(index)
         for change in changes:
-            self.games[change.entry] = self.games.get(change.entry, 0) + 1
+            self.games[pool, change.entry] = self.games.get((pool, change.entry), 0) + 1
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(outcome.finished_at))
         begun = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(outcome.started_at))
         self.store.record_match(
@@ -660,7 +807,7 @@ class Runner:
                 "tournament_id": self.id,
                 "plan_index": index,
                 "game": self.game_name,
-                "pool": self.pool,
+                "pool": pool,
                 "rules": outcome.rules,
                 "seed": outcome.seed,
                 "end_reason": outcome.end_reason,
@@ -690,7 +837,7 @@ class Runner:
             outcome.replay,
             [
                 {
-                    "pool": self.pool,
+                    "pool": pool,
                     "version_id": c.entry,
                     "mu_before": c.mu_before,
                     "sigma_before": c.sigma_before,
@@ -701,11 +848,11 @@ class Runner:
             ],
             [
                 {
-                    "pool": self.pool,
+                    "pool": pool,
                     "version_id": c.entry,
                     "mu": c.mu_after,
                     "sigma": c.sigma_after,
-                    "games": self.games[c.entry],
+                    "games": self.games[pool, c.entry],
                 }
                 for c in changes
             ],
@@ -724,8 +871,12 @@ class Runner:
             name = self.settings["entries"].get(entry, {}).get("name", entry)
             leader = f"{name} ({conservative(rating):.1f})"
         self.on_progress(
-            Progress(self.recorded, len(self.plan), self.started, leader, self.next_index)
+            Progress(self.recorded, self._total(), self.started, leader, self.next_index)
         )
+
+    def _total(self) -> int:
+        """The matches the progress display counts towards."""
+        return len(self.plan)
 
 
 class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
@@ -757,10 +908,16 @@ def setup_logging(
 
 
 def rebuild_ratings(store: Store) -> int:
-    """Recompute every rating and the rating history from the stored matches, in order."""
+    """Recompute every rating and the rating history from the stored matches, in order, each
+    version from the rating it entered its pool with, a ladder's finals without dynamics."""
     from arena.results.ratings import MatchRecord
 
     matches = store.all_match_records()
+    finals = {
+        t["id"]: int(t["settings"]["finals"]["start"])
+        for t in store.tournaments()
+        if t["settings"].get("finals")
+    }
     records = []
     for m in matches:
         seats = sorted(m["seats"], key=lambda s: s["seat"])
@@ -773,9 +930,14 @@ def rebuild_ratings(store: Store) -> int:
                 places=tuple(s["place"] for s in seats),
                 statuses=tuple(s["status"] for s in seats),
                 out_order=m["out_order"],
+                frozen=m["plan_index"] is not None
+                and m["plan_index"] >= finals.get(m["tournament_id"], m["plan_index"] + 1),
             )
         )
     book = RatingBook(env=environment())
+    for (pool, entry), (mu, sigma) in store.entry_ratings().items():
+        # A ladder's new version entered with its predecessor's mu (everyone else: the prior).
+        book.ratings.setdefault(pool, {})[entry] = book.env.create_rating(mu, sigma)
     history = []
     games: dict[tuple[str, str], int] = {}
     for m, record in zip(matches, records, strict=True):
@@ -802,6 +964,7 @@ def rebuild_ratings(store: Store) -> int:
         }
         for pool, table in book.ratings.items()
         for entry, rating in table.items()
+        if (pool, entry) in games
     ]
     store.replace_ratings(ratings, history)
     return len(matches)

@@ -8,7 +8,7 @@ is the one place that rewrites rows, and only to put a full recomputation in the
 One module per job: :mod:`.schema` (the tables, applied by :data:`MIGRATIONS`), :mod:`.connect`
 (opening, pragmas, transactions, errors a person can act on), and one module per table group:
 :mod:`.bots`, :mod:`.remote_bots`, :mod:`.serves` (``arena serve`` and its queue),
-:mod:`.tournaments`, :mod:`.matches`, :mod:`.seats`, :mod:`.ratings` and :mod:`.leaderboard`.
+:mod:`.tournaments`, :mod:`.ladders`, :mod:`.matches`, :mod:`.seats`, :mod:`.ratings` and :mod:`.leaderboard`.
 
 Each table group is a class over the one shared connection (:class:`.connect.StoreConnection`)
 and :class:`Store` inherits them all. Mixins rather than a facade that holds one object per
@@ -38,6 +38,7 @@ from arena.results.store.errors import (
     StoreBusyError,
     StoreError,
 )
+from arena.results.store.ladders import Ladders
 from arena.results.store.leaderboard import Leaderboard, PlayedSeat
 from arena.results.store.matches import (
     REPLAY_GZIP_LEVEL,
@@ -79,7 +80,7 @@ __all__ = [
 ]
 
 
-class Store(Bots, RemoteBots, Serves, Tournaments, Matches, Seats, Ratings, Leaderboard):
+class Store(Bots, RemoteBots, Serves, Tournaments, Ladders, Matches, Seats, Ratings, Leaderboard):
     """Typed access to the results database; every write is one transaction."""
 
 

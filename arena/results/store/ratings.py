@@ -42,6 +42,15 @@ class Ratings(StoreConnection):
             params,
         )
 
+    def entry_ratings(self) -> dict[tuple[str, str], tuple[float, float]]:
+        """{(pool, version): (mu, sigma)} before the version's first rated match in the pool:
+        the prior, except for a ladder's new version, which entered with its predecessor's mu."""
+        rows = self._tuples(
+            "SELECT pool, version_id, mu_before, sigma_before FROM rating_history"
+            " WHERE rowid IN (SELECT MIN(rowid) FROM rating_history GROUP BY pool, version_id)"
+        )
+        return {(pool, version): (mu, sigma) for pool, version, mu, sigma in rows}
+
     def replace_ratings(self, ratings: list[dict[str, Any]], history: list[dict[str, Any]]) -> None:
         """Install a full ratings rebuild (``arena ratings rebuild``) in one transaction.
 

@@ -179,3 +179,24 @@ def _seat_logs(db: Database) -> None:
             PRIMARY KEY (match_id, seat)
         )"""
     )
+
+
+@MIGRATIONS(name="0006_ladder_entries")
+def _ladder_entries(db: Database) -> None:
+    """A ladder's entries over time: when each version entered and left (by plan index, so a
+    resumed ladder decides exactly as before), why it left, and the rating it entered with."""
+    db.execute(
+        """CREATE TABLE ladder_entries (
+            tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+            version_id TEXT NOT NULL,
+            bot TEXT NOT NULL,
+            entry_json TEXT NOT NULL,
+            requested_at TEXT NOT NULL,
+            joined_index INTEGER,
+            start_json TEXT,
+            leave_requested_at TEXT,
+            left_index INTEGER,
+            leave_reason TEXT,
+            PRIMARY KEY (tournament_id, version_id)
+        )"""
+    )

@@ -32,9 +32,16 @@ class Tournaments(StoreConnection):
     """Creating, claiming and moving tournaments along, and reading them with their plans."""
 
     def create_tournament(
-        self, id: str, name: str, settings: dict[str, Any], seed: int, plan: list[dict[str, Any]]
+        self,
+        id: str,
+        name: str,
+        settings: dict[str, Any],
+        seed: int,
+        plan: list[dict[str, Any]],
+        planned: int | None = None,
     ) -> None:
-        """Write the tournament and its whole plan together, so resume plays exactly that plan."""
+        """Write the tournament and its whole plan together, so resume plays exactly that plan
+        (a ladder's plan grows as it runs: ``planned`` is then its match target, or 0)."""
         entries = [_plan_row(id, entry) for entry in plan]
         with self._write(f"create tournament {id!r}") as db:
             if db.execute("SELECT 1 FROM tournaments WHERE id = ?", (id,)).fetchone():
@@ -48,7 +55,7 @@ class Tournaments(StoreConnection):
                     "status": "planned",
                     "created_at": utc_now(),
                     "finished_at": None,
-                    "planned": len(entries),
+                    "planned": len(entries) if planned is None else planned,
                 }
             )
             db.table("plan").insert_all(entries)
@@ -115,12 +122,16 @@ class Tournaments(StoreConnection):
                 (json.dumps(settings, sort_keys=True), id),
             )
 
-    def set_tournament_settings(self, id: str, settings: dict[str, Any]) -> None:
-        """Store a tournament's settings anew (a resume on another executor says so)."""
+    def set_tournament_settings(
+        self, id: str, settings: dict[str, Any], planned: int | None = None
+    ) -> None:
+        """Store a tournament's settings anew (a resume on another executor says so; a
+        ladder given a new match target also changes its ``planned`` count)."""
         with self._write(f"update the settings of tournament {id!r}") as db:
             db.execute(
-                "UPDATE tournaments SET settings_json = ? WHERE id = ?",
-                (json.dumps(settings, sort_keys=True), id),
+                "UPDATE tournaments SET settings_json = ?, planned = COALESCE(?, planned)"
+                " WHERE id = ?",
+                (json.dumps(settings, sort_keys=True), planned, id),
             )
 
     def tournament(self, id: str) -> dict[str, Any] | None:
