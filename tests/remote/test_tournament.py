@@ -62,6 +62,30 @@ def test_remote_bots_play_a_tournament_through_the_serve(tmp_path: Path) -> None
     assert shown.returncode == 0 and "far" in shown.stdout, shown.stderr
 
 
+def test_remote_bots_play_a_ladder_through_the_serve(tmp_path: Path) -> None:
+    """A ladder with remote bots is decided and played by the serve, as a tournament is."""
+    db = tmp_path / "arena.db"
+    tokens = {name: remote(db, name) for name in ("far", "farther")}
+    with serving(db) as (address, lines):
+        bots = [start_bot(address, token) for token in tokens.values()]
+        try:
+            done = arena(
+                "tournament", "run", *SMALL, "--json", "--db", db, "--format", "ladder",
+                "--matches", "6", "--bot", "far", "--bot", "farther", "--bot", "random",
+            )  # fmt: skip
+        finally:
+            outputs = [stop(bot) for bot in bots]
+        assert done.returncode == 0, (done.stderr, outputs, lines.seen)
+    with open_store(db) as store:
+        (tournament,) = store.tournaments()
+        assert (tournament["status"], tournament["recorded"]) == ("finished", 6)
+        assert len(store.planned(tournament["id"])) == 6
+        seated = {
+            s["bot"] for m in store.matches(tournament["id"]) for s in store.seats_of(m["id"])
+        }
+        assert seated == {"far", "farther", "random"}
+
+
 def test_a_remote_bot_that_never_connects_is_init_fail(tmp_path: Path) -> None:
     """Even while another remote bot is connected: its token never seats it as this one."""
     db = tmp_path / "arena.db"

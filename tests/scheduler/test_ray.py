@@ -146,6 +146,20 @@ def test_a_tournament_on_ray_equals_the_same_tournament_on_the_local_pool(
     assert not list(actor_temp.iterdir())  # they removed their sockets and bot homes first
 
 
+def test_a_ladder_on_ray_decides_and_plays_what_it_does_on_the_local_pool(
+    ray_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ladder's matches depend on its seed, entries, batch and results, not on where they
+    are played: the same ladder on Ray and on the local pool is the same ladder."""
+    args = tournament_args(bots=BOTS, seed=43, max_rounds=6)
+    args += ["--format", "ladder", "--matches", "8", "--rounds", "1"]
+    local = _local_run(monkeypatch, args)
+    board = json.loads(ok(*args, "--executor", "ray", "--ray-address", ray_address))
+    assert board["executor"] == "ray"
+    assert assert_plan_recorded_once(only_tournament_id()) == 8
+    assert (_summary(db_path()), stored_ratings(), [r["bot"] for r in board["rows"]]) == local
+
+
 def _niceness(pids: list[int]) -> set[int]:
     """The niceness of those of ``pids`` still running."""
     found = set()
