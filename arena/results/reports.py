@@ -138,6 +138,10 @@ def _console() -> Console:
     return Console(width=160)
 
 
+terminal_console = _console
+"""The console the reports print to (what :func:`_console` says), for other report modules."""
+
+
 def _num(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 

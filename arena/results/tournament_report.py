@@ -84,7 +84,21 @@ class _Match:
 def _matches(seats: Sequence[TournamentSeat]) -> list[_Match]:
     """The seats grouped by match, in plan order."""
     found: list[_Match] = []
-    for plan_index, match_id, pool, out_order, _seat, vid, bot, place, status, mu0, s0, _, _ in seats:
+    for (
+        plan_index,
+        match_id,
+        pool,
+        out_order,
+        _seat,
+        vid,
+        bot,
+        place,
+        status,
+        mu0,
+        s0,
+        _,
+        _,
+    ) in seats:
         if not found or found[-1].match_id != match_id:
             found.append(_Match(plan_index, match_id, pool, out_order))
         match = found[-1]
@@ -108,7 +122,9 @@ def _versions(seats: Sequence[TournamentSeat]) -> dict[str, dict[str, _Version]]
     return pools
 
 
-def _names(entries: Mapping[str, Any], seats: Sequence[TournamentSeat]) -> dict[str, dict[str, str]]:
+def _names(
+    entries: Mapping[str, Any], seats: Sequence[TournamentSeat]
+) -> dict[str, dict[str, str]]:
     """{version id: bot, version label, name ("BOT LABEL")} from the entries, or the seats."""
     names = {
         vid: {"bot": str(e.get("name", vid)), "version": str(e.get("label", ""))}
@@ -125,7 +141,7 @@ def _standings(
     versions: Mapping[str, _Version], names: Mapping[str, Mapping[str, str]]
 ) -> list[dict[str, Any]]:
     """One row per version of a pool, best μ − 3σ first (unrated last)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for vid, v in versions.items():
         rated = v.mu is not None and v.sigma is not None
         rows.append(
@@ -182,9 +198,7 @@ def _pool_view(
                 )
             ],
         },
-        "cycles": [
-            {"versions": list(c.versions), "significant": c.significant} for c in found
-        ],
+        "cycles": [{"versions": list(c.versions), "significant": c.significant} for c in found],
         "cyclic_groups": cycles.cyclic_versions(cycles.beats_graph(cells.values())),
     }
 
@@ -206,11 +220,15 @@ def _gauntlet(
                 for other in order
                 if names[other]["bot"] not in wanted and (vid, other) in cells
             ]
-            rows.append({"pool": view["pool"], "challenger": vid, **names[vid], "opponents": opponents})
+            rows.append(
+                {"pool": view["pool"], "challenger": vid, **names[vid], "opponents": opponents}
+            )
     return rows
 
 
-def _seat_names(vids: Sequence[str], names: Mapping[str, Mapping[str, str]]) -> list[dict[str, Any]]:
+def _seat_names(
+    vids: Sequence[str], names: Mapping[str, Mapping[str, str]]
+) -> list[dict[str, Any]]:
     return [
         {"version_id": vid, **names.get(vid, {"bot": vid, "version": "", "name": vid})}
         for vid in vids
@@ -232,7 +250,11 @@ def _live(
         "running": tournament["status"] == "running",
         "unrecorded": total,
         "matches": [
-            {"plan_index": r["plan_index"], "round": r["round"], "seats": _seat_names(r["seats"], names)}
+            {
+                "plan_index": r["plan_index"],
+                "round": r["round"],
+                "seats": _seat_names(r["seats"], names),
+            }
             for r in rows
         ],
     }
@@ -286,7 +308,8 @@ def tournament_report(store: Store, tournament_id: str) -> dict[str, Any]:
         by_pool.setdefault(match.pool, []).append(match)
     versions = _versions(seats)
     pools = [
-        _pool_view(pool, by_pool[pool], versions[pool], names, qualities) for pool in sorted(by_pool)
+        _pool_view(pool, by_pool[pool], versions[pool], names, qualities)
+        for pool in sorted(by_pool)
     ]
     challengers = [str(c) for c in settings.get("challengers", [])] if fmt == "gauntlet" else []
     return {

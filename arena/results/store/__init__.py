@@ -82,9 +82,7 @@ __all__ = [
 ]
 
 
-class Store(
-    Bots, RemoteBots, Serves, Tournaments, Matches, Seats, Ratings, Leaderboard, Standings
-):
+class Store(Bots, RemoteBots, Serves, Tournaments, Matches, Seats, Ratings, Leaderboard, Standings):
     """Typed access to the results database; every write is one transaction."""
 
 

@@ -10,7 +10,19 @@ from typing import Any
 from arena.results.store.connect import StoreConnection
 
 TournamentSeat = tuple[
-    int, str, str, str | None, int, str, str, int, str, float | None, float | None, float | None, float | None
+    int,
+    str,
+    str,
+    str | None,
+    int,
+    str,
+    str,
+    int,
+    str,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
 ]
 """plan index, match id, pool, out order (JSON), seat, version id, bot, place, status,
 mu before, sigma before, mu after, sigma after (None: a seat with no rating change)."""
