@@ -1,5 +1,8 @@
 """Tournament pages and their JSON API: every tournament, and one tournament's settings, plan,
-progress and ETA, crosstable, faults and its matches a page at a time."""
+progress and ETA, crosstable, faults and its matches a page at a time; its standings (μ ± σ,
+settled, games still needed), match quality, pairwise matrix with intervals and cycles,
+gauntlet scores, matches queued or playing and latest results (:mod:`arena.results.
+tournament_report`), whose part of the page refreshes itself while the tournament runs."""
 
 from __future__ import annotations
 
@@ -11,7 +14,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 
 from arena.results import reports
+from arena.results.settling import MAX_ESTIMATE
 from arena.results.store import Store
+from arena.results.tournament_report import pairwise_report, tournament_report
 from arena.web.deps import TEMPLATES, default_game, not_found, store
 
 router = APIRouter()
@@ -127,6 +132,44 @@ def tournament_detail(db: Store, id: str) -> dict[str, Any]:
     }
 
 
+def standings(db: Store, id: str) -> dict[str, Any]:
+    """:func:`arena.results.tournament_report.tournament_report` of a known tournament."""
+    _known(db, id)
+    return tournament_report(db, id)
+
+
+def _shade(score: float) -> str:
+    """A matrix cell's background: green above ½, red below, stronger further from ½."""
+    strength = min(1.0, abs(score - 0.5) * 2)
+    hue = 130 if score > 0.5 else 0
+    return f"hsla({hue}, 60%, 45%, {0.08 + 0.5 * strength:.2f})"
+
+
+def _live_context(db: Store, id: str) -> dict[str, Any]:
+    """What the refreshing part of the tournament page shows."""
+    detail = _known(db, id)
+    report = standings(db, id)
+    views = []
+    for view in report["pools"]:
+        names = {row["version_id"]: row["name"] for row in view["standings"]}
+        on_cycle = {(a, b) for c in view["cycles"] for a, b in _ring_edges(c["versions"])}
+        cells = {
+            (c["a"], c["b"]): {**c, "shade": _shade(c["score"]), "on_cycle": (c["a"], c["b"]) in on_cycle}
+            for c in view["pairwise"]["cells"]
+        }
+        views.append({**view, "names": names, "cells": cells})
+    return {
+        "t": {**detail, "progress": progress(detail, db.matches(id))},
+        "report": report,
+        "views": views,
+        "cap": MAX_ESTIMATE,
+    }
+
+
+def _ring_edges(versions: list[str]) -> list[tuple[str, str]]:
+    return [(versions[i], versions[(i + 1) % len(versions)]) for i in range(len(versions))]
+
+
 def match_page(db: Store, id: str, page: int) -> dict[str, Any]:
     """One page of the tournament's matches (:func:`arena.results.reports.matches_table` rows), with
     the page count; a page past the last is empty and says so."""
@@ -163,6 +206,7 @@ def tournament_page(request: Request, id: str, db: StoreDep, page: Page = 1) -> 
     detail = tournament_detail(db, id)
     table = crosstable(db, id)
     context = {
+        **_live_context(db, id),
         "t": detail,
         "table": table,
         "cells": {(p["a"], p["b"]): p for p in table["pairs"]},
@@ -171,6 +215,14 @@ def tournament_page(request: Request, id: str, db: StoreDep, page: Page = 1) -> 
         "plan": detail["plan"][(page - 1) * PER_PAGE : page * PER_PAGE],  # the page's share
     }
     return TEMPLATES.TemplateResponse(request, "tournament.html", context)
+
+
+@router.get("/fragments/tournaments/{id}/live", response_class=HTMLResponse)
+def tournament_live_fragment(request: Request, id: str, db: StoreDep) -> HTMLResponse:
+    """The tournament page's live part alone (progress, matches queued or playing, latest
+    results, standings, quality, pairwise matrix, cycles, gauntlet), for the page to swap in
+    when the tournament records a match."""
+    return TEMPLATES.TemplateResponse(request, "_tournament_live.html", _live_context(db, id))
 
 
 # -- JSON API ---------------------------------------------------------------------------------
@@ -199,3 +251,19 @@ def api_crosstable(id: str, db: StoreDep) -> dict[str, Any]:
 def api_matches(id: str, db: StoreDep, page: Page = 1) -> dict[str, Any]:
     """The tournament's matches, 50 a page, oldest first."""
     return match_page(db, id, page)
+
+
+@router.get("/api/tournaments/{id}/standings")
+def api_standings(id: str, db: StoreDep) -> dict[str, Any]:
+    """Per pool each version's games, μ ± σ, settled and games still needed, the match
+    quality, the pairwise matrix with 95 % intervals and its cycles; the gauntlet's scores,
+    the matches queued or playing and the latest results (the keys `tournament show --json`
+    adds)."""
+    return standings(db, id)
+
+
+@router.get("/api/tournaments/{id}/pairwise")
+def api_pairwise(id: str, db: StoreDep) -> dict[str, Any]:
+    """Per pool the versions in standings order, every ordered pair's score with its 95 %
+    interval, the non-transitive cycles; and the gauntlet's scores."""
+    return pairwise_report(standings(db, id))
