@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from arena.results.store.connect import StoreConnection
+from arena.results.store.matches import _MATCH_COLUMNS as MATCH_COLUMNS
 
 TournamentSeat = tuple[
     int,
@@ -68,3 +69,50 @@ class Standings(StoreConnection):
             row["seats"] = json.loads(row.pop("seats_json"))
         total = self._tuples(f"SELECT COUNT(*) {unrecorded}", (tournament_id,))[0][0]
         return rows, int(total)
+
+    def match_span(self, tournament_id: str) -> tuple[int, str | None, str | None]:
+        """(matches recorded, the first one's start, the last one's finish): a tournament's
+        pace without reading its matches."""
+        row = self._tuples(
+            "SELECT COUNT(*), MIN(started_at), MAX(finished_at) FROM matches WHERE tournament_id = ?",
+            (tournament_id,),
+        )[0]
+        return int(row[0]), row[1], row[2]
+
+    def match_slice(self, tournament_id: str, offset: int, limit: int) -> list[dict[str, Any]]:
+        """The tournament's matches from ``offset`` in plan order, at most ``limit`` of them,
+        as :meth:`matches` gives them, each with its ``seats`` list."""
+        rows = self._rows(
+            f"SELECT {MATCH_COLUMNS} FROM matches m WHERE m.tournament_id = ?"
+            " ORDER BY m.plan_index, m.started_at, m.rowid LIMIT ? OFFSET ?",
+            (tournament_id, limit, offset),
+        )
+        ids = [row["id"] for row in rows]
+        seats: dict[str, list[dict[str, Any]]] = {match_id: [] for match_id in ids}
+        if ids:
+            for seat in self._rows(
+                f"SELECT * FROM seats WHERE match_id IN ({', '.join('?' * len(ids))})"
+                " ORDER BY match_id, seat",
+                tuple(ids),
+            ):
+                seats[seat["match_id"]].append(seat)
+        for row in rows:
+            row["rules"] = json.loads(row.pop("rules_json"))
+            out_order = row.pop("out_order_json")
+            row["out_order"] = None if out_order is None else json.loads(out_order)
+            row["seats"] = seats[row["id"]]
+        return rows
+
+    def plan_slice(self, tournament_id: str, offset: int, limit: int) -> list[dict[str, Any]]:
+        """Plan entries from ``offset`` in plan order, at most ``limit``, as :meth:`planned`
+        gives them, each with the id of the ``match`` that played it (None: not yet)."""
+        rows = self._rows(
+            "SELECT p.plan_index, p.round, p.rotation_group, p.seed, p.seats_json, m.id AS match"
+            " FROM plan p LEFT JOIN matches m"
+            " ON m.tournament_id = p.tournament_id AND m.plan_index = p.plan_index"
+            " WHERE p.tournament_id = ? ORDER BY p.plan_index LIMIT ? OFFSET ?",
+            (tournament_id, limit, offset),
+        )
+        for row in rows:
+            row["seats"] = json.loads(row.pop("seats_json"))
+        return rows

@@ -65,7 +65,17 @@ def _when(stamp: str) -> datetime:
 def progress(tournament: dict[str, Any], matches: list[dict[str, Any]]) -> dict[str, Any]:
     """Matches recorded of planned and, while running, the time left at the pace so far
     (from the first recorded match's start to the last one's finish)."""
-    planned, recorded = tournament["planned"], len(matches)
+    first = min((m["started_at"] for m in matches), key=_when, default=None)
+    last = max((m["finished_at"] for m in matches), key=_when, default=None)
+    return paced(tournament, len(matches), first, last)
+
+
+def paced(
+    tournament: dict[str, Any], recorded: int, first: str | None, last: str | None
+) -> dict[str, Any]:
+    """:func:`progress` from the count of recorded matches, the first one's start and the
+    last one's finish (:meth:`~arena.results.store.Store.match_span`)."""
+    planned = tournament["planned"]
     done = {
         "planned": planned,
         "recorded": recorded,
@@ -73,10 +83,9 @@ def progress(tournament: dict[str, Any], matches: list[dict[str, Any]]) -> dict[
         "seconds_per_match": None,
         "eta_seconds": None,
     }
-    if recorded:
-        start = min(_when(m["started_at"]) for m in matches)
-        end = max(_when(m["finished_at"]) for m in matches)
-        pace = max((end - start).total_seconds(), 1.0) / recorded  # times have 1 s steps
+    if recorded and first is not None and last is not None:
+        span = (_when(last) - _when(first)).total_seconds()
+        pace = max(span, 1.0) / recorded  # times have 1 s steps
         done["seconds_per_match"] = round(pace, 3)
         if tournament["status"] == "running":
             done["eta_seconds"] = round(pace * max(planned - recorded, 0))
@@ -85,26 +94,47 @@ def progress(tournament: dict[str, Any], matches: list[dict[str, Any]]) -> dict[
 
 def _plan(db: Store, tournament: dict[str, Any], matches: list[dict[str, Any]]) -> list[Any]:
     """The seat lineups per plan index, with the match that played each (if recorded)."""
-    entries = tournament["settings"].get("entries", {})
     played = {m["plan_index"]: m["id"] for m in matches}
-    return [
-        {
-            "plan_index": entry["plan_index"],
-            "round": entry["round"],
-            "rotation_group": entry["rotation_group"],
-            "seed": entry["seed"],
-            "seats": [
-                {
-                    "version_id": vid,
-                    "bot": entries.get(vid, {}).get("name", vid),
-                    "label": entries.get(vid, {}).get("label", ""),
-                }
-                for vid in entry["seats"]
-            ],
-            "match": played.get(entry["plan_index"]),
-        }
-        for entry in db.planned(tournament["id"])
-    ]
+    entries = db.planned(tournament["id"])
+    return [_plan_entry(tournament, e, played.get(e["plan_index"])) for e in entries]
+
+
+def _plan_entry(tournament: dict[str, Any], entry: dict[str, Any], match: str | None) -> Any:
+    entries = tournament["settings"].get("entries", {})
+    return {
+        "plan_index": entry["plan_index"],
+        "round": entry["round"],
+        "rotation_group": entry["rotation_group"],
+        "seed": entry["seed"],
+        "seats": [
+            {
+                "version_id": vid,
+                "bot": entries.get(vid, {}).get("name", vid),
+                "label": entries.get(vid, {}).get("label", ""),
+            }
+            for vid in entry["seats"]
+        ],
+        "match": match,
+    }
+
+
+def _page_detail(db: Store, id: str, page: int) -> dict[str, Any]:
+    """:func:`tournament_detail` for the page: the plan only the page's share of it, the
+    progress from one aggregate (a page of a ten-thousand-match tournament reads no more than
+    it shows)."""
+    tournament = _known(db, id)
+    recorded, first, last = db.match_span(id)
+    earliest = db.match_slice(id, 0, 1)
+    pool = earliest[0]["pool"] if earliest else None
+    share = db.plan_slice(id, (page - 1) * PER_PAGE, PER_PAGE)
+    return {
+        **{k: v for k, v in tournament.items() if k not in ("runner_pid", "runner_host")},
+        "game": _game(tournament["settings"]),
+        "pool": pool,
+        "leaderboard": f"/pools/{pool}?tournament={id}" if pool else None,
+        "progress": paced(tournament, recorded, first, last),
+        "plan": [_plan_entry(tournament, e, e["match"]) for e in share],
+    }
 
 
 def crosstable(db: Store, id: str) -> dict[str, Any]:
@@ -154,12 +184,17 @@ def _live_context(db: Store, id: str) -> dict[str, Any]:
         names = {row["version_id"]: row["name"] for row in view["standings"]}
         on_cycle = {(a, b) for c in view["cycles"] for a, b in _ring_edges(c["versions"])}
         cells = {
-            (c["a"], c["b"]): {**c, "shade": _shade(c["score"]), "on_cycle": (c["a"], c["b"]) in on_cycle}
+            (c["a"], c["b"]): {
+                **c,
+                "shade": _shade(c["score"]),
+                "on_cycle": (c["a"], c["b"]) in on_cycle,
+            }
             for c in view["pairwise"]["cells"]
         }
         views.append({**view, "names": names, "cells": cells})
+    recorded, first, last = db.match_span(id)
     return {
-        "t": {**detail, "progress": progress(detail, db.matches(id))},
+        "t": {**detail, "progress": paced(detail, recorded, first, last)},
         "report": report,
         "views": views,
         "cap": MAX_ESTIMATE,
@@ -174,17 +209,20 @@ def match_page(db: Store, id: str, page: int) -> dict[str, Any]:
     """One page of the tournament's matches (:func:`arena.results.reports.matches_table` rows), with
     the page count; a page past the last is empty and says so."""
     _known(db, id)
-    rows = reports.matches_table(db, id)
-    pages = max(1, math.ceil(len(rows) / PER_PAGE))
-    found = rows[(page - 1) * PER_PAGE : page * PER_PAGE]
+    total = db.match_span(id)[0]
+    pages = max(1, math.ceil(total / PER_PAGE))
+    found = [
+        reports.match_row(match, match["seats"])
+        for match in db.match_slice(id, (page - 1) * PER_PAGE, PER_PAGE)
+    ]
     message = None
     if page > pages:
-        message = f"page {page} is past the last page ({pages}): {len(rows)} matches recorded"
+        message = f"page {page} is past the last page ({pages}): {total} matches recorded"
     return {
         "page": page,
         "pages": pages,
         "per_page": PER_PAGE,
-        "total": len(rows),
+        "total": total,
         "matches": found,
         "message": message,
     }
@@ -203,7 +241,7 @@ def tournaments_page(request: Request, db: StoreDep) -> HTMLResponse:
 @router.get("/tournaments/{id}", response_class=HTMLResponse)
 def tournament_page(request: Request, id: str, db: StoreDep, page: Page = 1) -> HTMLResponse:
     """One tournament: settings, plan, progress and ETA, crosstable, faults, matches paged."""
-    detail = tournament_detail(db, id)
+    detail = _page_detail(db, id, page)
     table = crosstable(db, id)
     context = {
         **_live_context(db, id),
@@ -212,7 +250,7 @@ def tournament_page(request: Request, id: str, db: StoreDep, page: Page = 1) -> 
         "cells": {(p["a"], p["b"]): p for p in table["pairs"]},
         "statuses": sorted({s for by in table["faults"].values() for s in by}),
         "listing": match_page(db, id, page),
-        "plan": detail["plan"][(page - 1) * PER_PAGE : page * PER_PAGE],  # the page's share
+        "plan": detail["plan"],  # the page's share
     }
     return TEMPLATES.TemplateResponse(request, "tournament.html", context)
 
