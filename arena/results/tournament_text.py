@@ -80,16 +80,41 @@ def quality_line(summary: Mapping[str, Any]) -> str:
     )
 
 
-def _matrix_table(view: Mapping[str, Any]) -> Table:
+CELL_WIDTH = 6
+"""A matrix cell's width: a score over its interval, at most ``99–100``."""
+
+
+def _matrix_tables(view: Mapping[str, Any], width: int) -> list[Table]:
+    """The matrix as tables of as many columns as fit ``width`` (twenty versions make two
+    tables on a 160-column terminal rather than one whose cells are cut)."""
     rows = view["standings"]
+    label = max(len(f"{r['rank']:>2} {abbreviate(r['name'])}") for r in rows)
+    fits = max(1, (width - label - 4) // (CELL_WIDTH + 2))
+    chunks = [rows[i : i + fits] for i in range(0, len(rows), fits)]
+    if len(chunks) > 1:  # as many columns in each part, give or take one
+        size = -(-len(rows) // len(chunks))
+        chunks = [rows[i : i + size] for i in range(0, len(rows), size)]
+    return [_matrix_table(view, rows, chunk, label, len(chunks) > 1) for chunk in chunks]
+
+
+def _matrix_table(
+    view: Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[Mapping[str, Any]],
+    label: int,
+    part: bool,
+) -> Table:
     cells = {(c["a"], c["b"]): c for c in view["pairwise"]["cells"]}
-    table = Table(title=f"pairwise · {view['pool']}", box=box.SIMPLE_HEAD, padding=(0, 1))
-    table.add_column("version", no_wrap=True)
-    for row in rows:
-        table.add_column(str(row["rank"]), justify="center", no_wrap=True)
+    title = f"pairwise · {view['pool']}"
+    if part:
+        title += f" · against #{columns[0]['rank']}–#{columns[-1]['rank']}"
+    table = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1))
+    table.add_column("version", no_wrap=True, min_width=label)
+    for row in columns:
+        table.add_column(str(row["rank"]), justify="center", no_wrap=True, min_width=CELL_WIDTH)
     for a in rows:
         line: list[Text | str] = [f"{a['rank']:>2} {abbreviate(a['name'])}"]
-        for b in rows:
+        for b in columns:
             cell = cells.get((a["version_id"], b["version_id"]))
             if cell is None:
                 line.append("·")
@@ -199,7 +224,8 @@ def render_tournament_report(
         console.print(_standings_table(view, report["settled_sigma"], cap))
         console.print(quality_line(view["quality"]), markup=False)
         if view["pairwise"]["cells"]:
-            console.print(_matrix_table(view))
+            for table in _matrix_tables(view, console.width):
+                console.print(table)
             console.print(MATRIX_NOTE, markup=False)
         _cycles(view, console)
     _gauntlet(report["gauntlet"], console)
