@@ -76,10 +76,10 @@ def test_the_matrix_agrees_with_the_seats(tmp_path: Path):
                 if a != b:
                     want.setdefault((a, b), [0, 0, 0])[0 if pa < pb else 2 if pa > pb else 1] += 1
     assert set(cells) == set(want)
-    for pair, (w, t, l) in want.items():
+    for pair, (w, t, lost) in want.items():
         cell = cells[pair]
-        assert (cell["wins"], cell["ties"], cell["losses"]) == (w, t, l)
-        assert (cell["low"], cell["high"]) == pytest.approx(PairScore(w, t, l).interval())
+        assert (cell["wins"], cell["ties"], cell["losses"]) == (w, t, lost)
+        assert (cell["low"], cell["high"]) == pytest.approx(PairScore(w, t, lost).interval())
 
 
 def test_a_planted_cycle_is_found_and_significant(tmp_path: Path):
@@ -164,5 +164,5 @@ def test_tournament_show_adds_the_report_and_keeps_its_keys(tmp_path: Path, caps
 def test_tournament_show_of_an_unknown_tournament(tmp_path: Path, capsys):
     db = tmp_path / "a.db"
     build(db, versions=3, matches=5)
-    code, out, err = run(capsys, "tournament", "show", "nope", "--db", str(db))
+    code, _out, err = run(capsys, "tournament", "show", "nope", "--db", str(db))
     assert code == 2 and "no tournament 'nope'" in err and "Traceback" not in err
