@@ -39,6 +39,8 @@ from arena.remote.handoff import Follower, require_serve
 from arena.results import reports
 from arena.results.faults import DEFAULT_LIMIT, FaultLimit
 from arena.results.store import Store
+from arena.results.tournament_report import tournament_report
+from arena.results.tournament_text import render_tournament_show
 from arena.scheduler import executors, ladder
 from arena.scheduler import tournament as tournaments
 from arena.scheduler.ladder import runner_class
@@ -433,7 +435,8 @@ def cmd_tournament_show(args: argparse.Namespace) -> int:
         if store.tournament(args.id) is None:
             raise ConfigError(f"no tournament {args.id!r} in {store.path}")
         table = reports.crosstable(store, args.id, fault_limit(args))
-    return _emit(args, table, reports.crosstable_csv, reports.render_crosstable)
+        table.update(tournament_report(store, args.id))
+    return _emit(args, table, reports.crosstable_csv, render_tournament_show)
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:

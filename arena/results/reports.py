@@ -17,7 +17,7 @@ from rich.table import Table
 from arena.errors import ArenaError
 from arena.results.faults import DEFAULT_LIMIT, FaultLimit, FaultRecord, fault_records, flag_keys
 from arena.results.ratings import pool_game
-from arena.results.store import Store
+from arena.results.store import Store, TournamentSeat
 
 STATUSES = ("TIMEOUT", "ILLEGAL", "CRASH", "DISCONNECT", "INIT_FAIL", "PROTOCOL")
 
@@ -136,6 +136,10 @@ def _console() -> Console:
     if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
         return Console()
     return Console(width=160)
+
+
+terminal_console = _console
+"""The console the reports print to (what :func:`_console` says), for other report modules."""
 
 
 def _num(value: float | None, digits: int = 2) -> str:
@@ -313,25 +317,27 @@ def matches_table(
     for match in store.matches(tournament_id):
         if game is not None and match["game"] != game:
             continue
-        seats = store.seats_of(match["id"])
-        rows.append(
-            {
-                "id": match["id"],
-                "tournament": match["tournament_id"],
-                "plan_index": match["plan_index"],
-                "pool": match["pool"],
-                "seed": match["seed"],
-                "end": match["end_reason"],
-                "winner": match["winner_seat"],
-                "turns": match["turns"],
-                "finished_at": match["finished_at"],
-                "seats": [
-                    {"seat": s["seat"], "bot": s["bot"], "place": s["place"], "status": s["status"]}
-                    for s in seats
-                ],
-            }
-        )
+        rows.append(match_row(match, store.seats_of(match["id"])))
     return rows
+
+
+def match_row(match: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """One row of :func:`matches_table` from a stored match and its seats."""
+    return {
+        "id": match["id"],
+        "tournament": match["tournament_id"],
+        "plan_index": match["plan_index"],
+        "pool": match["pool"],
+        "seed": match["seed"],
+        "end": match["end_reason"],
+        "winner": match["winner_seat"],
+        "turns": match["turns"],
+        "finished_at": match["finished_at"],
+        "seats": [
+            {"seat": s["seat"], "bot": s["bot"], "place": s["place"], "status": s["status"]}
+            for s in seats
+        ],
+    }
 
 
 def render_matches(rows: list[dict[str, Any]], console: Console | None = None) -> None:
@@ -408,20 +414,19 @@ def crosstable(
     names = {vid: f"{e['name']} {e['label']}" for vid, e in entries.items()}
     pairs: dict[tuple[str, str], list[int]] = {}
     faults: dict[str, dict[str, int]] = {}
-    for match in store.matches(tournament_id):
-        seats = store.seats_of(match["id"])
-        for seat in seats:
-            if seat["status"] != "OK":
-                by_status = faults.setdefault(names.get(seat["version_id"], seat["bot"]), {})
-                by_status[seat["status"]] = by_status.get(seat["status"], 0) + 1
-        for x in seats:
-            for y in seats:
-                if x["version_id"] == y["version_id"]:
+    for seats in _seats_by_match(store.tournament_seats(tournament_id)):
+        for version_id, bot, _place, status in seats:
+            if status != "OK":
+                by_status = faults.setdefault(names.get(version_id, bot), {})
+                by_status[status] = by_status.get(status, 0) + 1
+        for x_version, x_bot, x_place, _ in seats:
+            for y_version, y_bot, y_place, _ in seats:
+                if x_version == y_version:
                     continue
-                a = names.get(x["version_id"], x["bot"])
-                b = names.get(y["version_id"], y["bot"])
+                a = names.get(x_version, x_bot)
+                b = names.get(y_version, y_bot)
                 tally = pairs.setdefault((a, b), [0, 0, 0])
-                tally[0 if x["place"] < y["place"] else 1 if x["place"] > y["place"] else 2] += 1
+                tally[0 if x_place < y_place else 1 if x_place > y_place else 2] += 1
     bots = sorted(names.values())
     return {
         "tournament": {k: tournament[k] for k in TOURNAMENT_KEYS}
@@ -436,6 +441,19 @@ def crosstable(
         "fault_limit": limit.to_dict(),
         "flags": _flags(store, entries, limit),
     }
+
+
+def _seats_by_match(seats: list[TournamentSeat]) -> list[list[tuple[str, str, int, str]]]:
+    """Each match's seats (version id, bot, place, status), in record order: one query for
+    the whole tournament instead of one per match."""
+    grouped: list[list[tuple[str, str, int, str]]] = []
+    last = None
+    for seat in seats:
+        if seat[1] != last:
+            grouped.append([])
+            last = seat[1]
+        grouped[-1].append((seat[5], seat[6], seat[7], seat[8]))
+    return grouped
 
 
 def fault_logs(store: Store, tournament_id: str) -> dict[str, list[dict[str, Any]]]:

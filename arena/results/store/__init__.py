@@ -8,7 +8,9 @@ is the one place that rewrites rows, and only to put a full recomputation in the
 One module per job: :mod:`.schema` (the tables, applied by :data:`MIGRATIONS`), :mod:`.connect`
 (opening, pragmas, transactions, errors a person can act on), and one module per table group:
 :mod:`.bots`, :mod:`.remote_bots`, :mod:`.serves` (``arena serve`` and its queue),
-:mod:`.tournaments`, :mod:`.ladders`, :mod:`.matches`, :mod:`.seats`, :mod:`.ratings` and :mod:`.leaderboard`.
+:mod:`.tournaments`, :mod:`.ladders` (a ladder's entries and decisions), :mod:`.matches`,
+:mod:`.seats`, :mod:`.ratings`, :mod:`.leaderboard` and :mod:`.standings` (a tournament's seats
+with their rating changes, its unrecorded plan).
 
 Each table group is a class over the one shared connection (:class:`.connect.StoreConnection`)
 and :class:`Store` inherits them all. Mixins rather than a facade that holds one object per
@@ -51,6 +53,7 @@ from arena.results.store.remote_bots import RemoteBots
 from arena.results.store.schema import MIGRATIONS
 from arena.results.store.seats import Seats
 from arena.results.store.serves import Serves
+from arena.results.store.standings import Standings, TournamentSeat
 from arena.results.store.tournaments import (
     INTERRUPTED,
     STALE_HEARTBEAT_SECONDS,
@@ -73,6 +76,7 @@ __all__ = [
     "Store",
     "StoreBusyError",
     "StoreError",
+    "TournamentSeat",
     "compress_replay",
     "empty_store",
     "live_status",
@@ -80,7 +84,18 @@ __all__ = [
 ]
 
 
-class Store(Bots, RemoteBots, Serves, Tournaments, Ladders, Matches, Seats, Ratings, Leaderboard):
+class Store(
+    Bots,
+    RemoteBots,
+    Serves,
+    Tournaments,
+    Ladders,
+    Matches,
+    Seats,
+    Ratings,
+    Leaderboard,
+    Standings,
+):
     """Typed access to the results database; every write is one transaction."""
 
 
