@@ -291,6 +291,36 @@ def _recent(
     return rows
 
 
+def _ladder_entries(
+    store: Store, tournament_id: str, names: Mapping[str, Mapping[str, str]]
+) -> list[dict[str, Any]]:
+    """A ladder's versions in the order they were entered: from which match each played
+    (``joined_index``), until which (``left_index``), and its ``status``: ``waiting`` (asked
+    for, the ladder has not decided since), ``active``, or why it left (``removed``,
+    ``replaced`` by a new version, ``flagged`` for faults, ``cut`` in the finals)."""
+    rows = []
+    for row in store.ladder_entries(tournament_id):
+        if row["left_index"] is not None:
+            status = str(row["leave_reason"])
+        elif row["joined_index"] is None:
+            status = "waiting"
+        else:
+            status = "leaving" if row["leave_requested_at"] else "active"
+        label = str(row["entry"].get("label", ""))
+        known = names.get(row["version_id"])
+        rows.append(
+            {
+                "version_id": row["version_id"],
+                "bot": row["bot"],
+                "name": known["name"] if known else f"{row['bot']} {label}".strip(),
+                "joined_index": row["joined_index"],
+                "left_index": row["left_index"],
+                "status": status,
+            }
+        )
+    return rows
+
+
 def tournament_report(store: Store, tournament_id: str) -> dict[str, Any]:
     """The standings, quality, pairwise matrix, cycles, gauntlet scores, live matches and
     latest results of one tournament (keys documented in docs/tournaments.md)."""
@@ -319,6 +349,8 @@ def tournament_report(store: Store, tournament_id: str) -> dict[str, Any]:
         "pools": pools,
         "gauntlet": _gauntlet(challengers, pools, names),
         "live": _live(store, tournament, fmt, names),
+        "entries": _ladder_entries(store, tournament_id, names) if fmt == "ladder" else [],
+        "finals": settings.get("finals"),
         "recent": _recent(store, tournament_id, {m.match_id: m for m in matches}, names, qualities),
     }
 

@@ -209,6 +209,34 @@ def _recent(recent: Sequence[Mapping[str, Any]], console: Console) -> None:
         )
 
 
+def _entries(
+    entries: Sequence[Mapping[str, Any]], finals: Mapping[str, Any] | None, console: Console
+) -> None:
+    """A ladder's entries: from which match each played, until which, and why it left."""
+    if not entries:
+        return
+    table = Table(title="entries", box=box.SIMPLE_HEAD)
+    for column, justify in (("version", "left"), ("from", "right"), ("until", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    table.add_column("status")
+    for row in entries:
+        table.add_row(
+            abbreviate(row["name"]),
+            "-" if row["joined_index"] is None else f"#{row['joined_index']}",
+            "-" if row["left_index"] is None else f"#{row['left_index']}",
+            row["status"],
+        )
+    console.print(table)
+    if finals:
+        steps = ", ".join(f"{games}:{keep}" for games, keep in finals["cut"])
+        done = len(finals["cuts"])
+        console.print(
+            f"finals from match #{finals['start']} (entries frozen, tau = 0): cuts {steps}; "
+            f"{done} of {len(finals['cut'])} made",
+            markup=False,
+        )
+
+
 def render_tournament_report(
     report: Mapping[str, Any], console: Console | None = None, cap: int = MAX_ESTIMATE
 ) -> None:
@@ -220,6 +248,7 @@ def render_tournament_report(
     if report["challengers"]:
         line += f" · challengers: {', '.join(report['challengers'])}"
     console.print(line, markup=False)
+    _entries(report.get("entries") or [], report.get("finals"), console)
     for view in report["pools"]:
         console.print(_standings_table(view, report["settled_sigma"], cap))
         console.print(quality_line(view["quality"]), markup=False)

@@ -292,6 +292,16 @@ def test_entries_change_while_the_ladder_runs(tmp_path: Path, capsys: Capsys) ->
     first = min(i for i, seats, _, _ in matches if "planner" in {names[v] for v in seats})
     assert 20 <= first < 20 + 2 * 2  # a new entry has fewest games: seeded at once
     assert all("random" not in {names[v] for v in seats} for i, seats, _, _ in matches if i >= 20)
+    shown = json.loads(ok(capsys, "tournament", "show", tournament_id, "--json", "--db", str(db)))
+    status = {row["bot"]: row["status"] for row in shown["entries"]}
+    assert status == {
+        "random": "removed",
+        "aggressive": "active",
+        "continent": "active",
+        "defensive": "active",
+        "planner": "active",
+    }
+    assert "removed" in ok(capsys, "tournament", "show", tournament_id, "--db", str(db))
     assert "already in ladder" in one_error(
         capsys, "tournament", "add", tournament_id, "--bot", "planner", "--db", str(db)
     )
@@ -444,6 +454,9 @@ def test_finals_cut_the_field_as_scheduled_without_rating_drift(
         frozen = [h for h in history if h["match_id"] in finals_ids]
         assert frozen and all(h["sigma_after"] <= h["sigma_before"] for h in frozen)
         assert store.tournament(tournament_id)["status"] == "finished"
+    shown = json.loads(ok(capsys, "tournament", "show", tournament_id, "--json", "--db", str(db)))
+    assert shown["finals"]["cuts"] == [first_cut, second_cut]
+    assert Counter(row["status"] for row in shown["entries"]) == {"cut": 3, "active": 2}
     assert_rebuild_keeps_ratings(capsys, db)
     assert "already has its finals" in one_error(
         capsys, "tournament", "finals", tournament_id, "--cut", "2:1", "--db", str(db)
