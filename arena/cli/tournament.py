@@ -386,7 +386,9 @@ def cmd_tournament_resume(args: argparse.Namespace) -> int:
         if address is None and executor == found["settings"].get("executor"):
             address = found["settings"].get("ray_address") or ""
         executors.check(executor, address or None)
-        for note in tournaments.record_new_versions(store, args.id, args.record_new_version):
+        # A ladder takes a bot's new version by itself: its decided, unplayed matches seat it.
+        new_version = args.record_new_version or is_ladder
+        for note in tournaments.record_new_versions(store, args.id, new_version):
             print(note, file=sys.stderr)
         return _run_tournament(
             store,

@@ -7,6 +7,7 @@ Matches are real (bundled bots in-process, short games); databases are real SQLi
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import itertools
 import json
 import random
@@ -17,16 +18,16 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from arena.results.ratings import SIGMA, environment
+from arena.results.ratings import SIGMA
 from arena.results.settling import SETTLED_SIGMA
 from arena.results.store import open_store
 from arena.scheduler.ladder import decision_prefix, parse_cuts
-from arena.scheduler.matchmaking import Standing, choose_table, window_size
-from arena.scheduler.plan import derive_seed
+from arena.scheduler.matchmaking import window_size
 from tests.cli_run import Capsys, run
 from tests.waiting import wait_until
 
@@ -126,35 +127,17 @@ def test_the_window_is_heavy_tailed_as_documented() -> None:
         assert share == pytest.approx(expected, abs=0.01), x
 
 
-def simulate(
-    versions: int, matches: int, seats: int, batch: int, seed: int
-) -> tuple[Counter[str], list[list[str]], dict[str, float]]:
-    """A ladder of synthetic bots (skill 3 points apart, noisy performances) decided as the
-    scheduler decides: from ratings at the decision prefix, games counted as decided."""
-    env = environment()
-    skill = {f"v{i:02d}": 3.0 * i for i in range(versions)}
-    rating = {v: env.create_rating() for v in skill}
-    snapshots = [dict(rating)]
-    games: Counter[str] = Counter()
-    last = dict.fromkeys(skill, 0)
-    noise = random.Random(seed)
-    tables = []
-    for index in range(matches):
-        known = snapshots[decision_prefix(index, batch)]
-        rng = random.Random(derive_seed(seed, 0, index))
-        standings = [Standing(v, known[v].mu, games[v], index - last[v]) for v in skill]
-        table = choose_table(standings, seats, rng)
-        assert len(set(table)) == seats
-        for v in table:
-            games[v] += 1
-            last[v] = index
-        tables.append(table)
-        ranked = sorted(table, key=lambda v: -(skill[v] + noise.gauss(0, 4)))
-        rated = env.rate([(rating[v],) for v in table], ranks=[ranked.index(v) for v in table])
-        for v, (new,) in zip(table, rated, strict=True):
-            rating[v] = new
-        snapshots.append(dict(rating))
-    return games, tables, skill
+def _benchmark() -> ModuleType:
+    """``benchmarks/matchmaking.py``, whose simulated ladders these tests check."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "matchmaking.py"
+    spec = importlib.util.spec_from_file_location("matchmaking_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+simulate = _benchmark().simulate
 
 
 @pytest.mark.parametrize("seed", range(20))
