@@ -12,6 +12,8 @@ from __future__ import annotations
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from arena.results.store import totals
+
 MIGRATIONS = Migrations("arena")
 
 _SCHEMA_0001 = (
@@ -179,3 +181,12 @@ def _seat_logs(db: Database) -> None:
             PRIMARY KEY (match_id, seat)
         )"""
     )
+
+
+@MIGRATIONS(name="0006_pool_totals")
+def _pool_totals(db: Database) -> None:
+    """Per-(pool, version) totals a leaderboard reads instead of every seat of its pool
+    (:mod:`arena.results.store.totals`), backfilled from the seats already recorded."""
+    for statement in totals.SCHEMA:
+        db.execute(statement)
+    totals.rebuild(db)
