@@ -11,6 +11,7 @@ from typing import Any
 
 from arena.results.store.connect import StoreConnection
 from arena.results.store.rows import RECORD_ORDER
+from arena.results.store import totals
 from arena.results.store.totals import TOTALS_COLUMNS
 
 PlayedSeat = tuple[str, int, str, float | None, float | None]
@@ -102,6 +103,13 @@ class Leaderboard(StoreConnection):
                     "games": games[vid],
                 }
         return at_end
+
+    def rebuild_totals(self) -> None:
+        """Recompute every pool's totals from the seats, in one transaction: for rows copied
+        into the database in bulk, bypassing :meth:`record_match` (``arena ratings rebuild``
+        recomputes them too)."""
+        with self._write("rebuild the pool totals") as db:
+            totals.rebuild(db)
 
     def change_marks(self) -> tuple[int, ...]:
         """Marks that move whenever a leaderboard could change: the newest match, and the
