@@ -9,9 +9,9 @@ import math
 import statistics
 from typing import Any
 
+from arena.results.store import totals
 from arena.results.store.connect import StoreConnection
 from arena.results.store.rows import RECORD_ORDER
-from arena.results.store import totals
 from arena.results.store.totals import TOTALS_COLUMNS
 
 PlayedSeat = tuple[str, int, str, float | None, float | None]

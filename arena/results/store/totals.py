@@ -74,11 +74,10 @@ SCHEMA = (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         revision INTEGER NOT NULL
     )""",
-    "INSERT INTO leaderboard_revision (id, revision) VALUES (1, 0)",
 )
 """The tables, created by migration ``0006_pool_totals``. ``leaderboard_revision`` moves on
 every write that can change a leaderboard (a match recorded, ratings rebuilt), so a reader
-can keep a board until it does."""
+can keep a board until it does (no row yet: revision 0)."""
 
 
 def rank_of_median(count: int) -> int:
@@ -179,7 +178,10 @@ def add_match(db: Database, pool: str, seats: Iterable[Mapping[str, Any]]) -> No
 
 
 def bump_revision(db: Database) -> None:
-    db.execute("UPDATE leaderboard_revision SET revision = revision + 1 WHERE id = 1")
+    db.execute(
+        "INSERT INTO leaderboard_revision (id, revision) VALUES (1, 1)"
+        " ON CONFLICT (id) DO UPDATE SET revision = revision + 1"
+    )
 
 
 def _add_seats(db: Database, pool: str, version_id: str, played: list[Mapping[str, Any]]) -> None:
