@@ -110,6 +110,7 @@ class Leaderboard(StoreConnection):
         recomputes them too)."""
         with self._write("rebuild the pool totals") as db:
             totals.rebuild(db)
+            totals.bump_revision(db)
 
     def change_marks(self) -> tuple[int, ...]:
         """Marks that move whenever a leaderboard could change: the newest match, and the

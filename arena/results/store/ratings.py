@@ -75,6 +75,7 @@ class Ratings(StoreConnection):
             db.table("rating_history").insert_all(history_rows)
             db.table("ratings").upsert_all(current_rows, pk=("pool", "version_id"))
             totals.rebuild(db)
+            totals.bump_revision(db)
 
 
 def rating_rows(ratings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -239,7 +239,8 @@ def _add_seats(db: Database, pool: str, version_id: str, played: list[Mapping[st
 def rebuild(db: Database) -> None:
     """Recompute every total from the seats of every match (inside the caller's transaction,
     or on its own): counts in one grouped query, the histograms in another, and each
-    version's cursors by walking its histogram once."""
+    version's cursors by walking its histogram once. The caller moves the revision
+    (:func:`bump_revision`) if readers may hold boards."""
     db.execute("DELETE FROM think_times")
     db.execute("DELETE FROM pool_versions")
     db.execute(
@@ -287,7 +288,6 @@ def rebuild(db: Database) -> None:
                 key,
             ),
         )
-    bump_revision(db)
 
 
 def _walk(db: Database, key: int, which: int, count: int, rank: int) -> Cursor:
