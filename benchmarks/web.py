@@ -13,8 +13,13 @@ records matches into the same file, measures over HTTP, one request at a time:
   frames are re-played from the stored replay) and then again (kept by the server)
   (target p99 ≤ 300 ms).
 
-Then times a leaderboard's parts in-process (where the time goes: it reads every seat of its
-pool).
+Then, in-process on the same file: each pool's leaderboard as ``arena leaderboard`` reads
+it (its query, interpreter start-up aside; target ≤ 200 ms), the pool list, and recording a
+match with ``Store.record_match`` at the writer (target ≤ 5 ms).
+
+The copies are made with bulk SQL (one ``INSERT … SELECT`` per table), then the pools'
+totals are recomputed from the copied seats once (``Store.rebuild_totals``): about 3 GB of
+disk and some minutes at ``--matches 1000000``.
 
     python benchmarks/web.py [--matches 10000] [--requests 300] [--keep DIR]
 """
@@ -22,6 +27,7 @@ pool).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -89,8 +95,20 @@ def build(db: Path, home: Path, want: int) -> int:
                 f" SELECT {chosen} FROM {table}, k WHERE {renamed[0]} NOT LIKE '%-%'",
                 (copies,),
             )
+        conn.commit()
+        if has_totals(conn):
+            from arena.results.store import open_store
+
+            with open_store(db) as store:
+                store.rebuild_totals()
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return int(conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+
+
+def has_totals(conn: sqlite3.Connection) -> bool:
+    """Whether the database keeps pool totals (an arena from before them has none)."""
+    found = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'pool_versions'").fetchone()
+    return found is not None
 
 
 def timed(url: str) -> float:
@@ -142,8 +160,9 @@ def run(args: argparse.Namespace, folder: Path) -> int:
     home.mkdir(exist_ok=True)
     started = time.perf_counter()
     total = build(db, home, args.matches)
-    print(f"database: {total} matches in {db} ({db.stat().st_size / 1e6:.0f} MB,"
-          f" built in {time.perf_counter() - started:.0f} s)")  # fmt: skip
+    size = db.stat().st_size
+    print(f"database: {total} matches in {db} ({size / 1e6:.0f} MB,"
+          f" built in {time.perf_counter() - started:.0f} s, {size / total:.0f} bytes a match)")  # fmt: skip
     with sqlite3.connect(db) as conn:
         pools = [row[0] for row in conn.execute("SELECT DISTINCT pool FROM matches ORDER BY 1")]
         by_replay: dict[str, list[str]] = {}
@@ -196,24 +215,73 @@ def run(args: argparse.Namespace, folder: Path) -> int:
             f" {row['max']:>8.1f}  p99 ≤ {target:.0f} ms: {verdict}"
         )
     where_the_time_goes(db, pools)
+    recording(db)
     return 0
 
 
 def where_the_time_goes(db: Path, pools: list[str]) -> None:
-    """A leaderboard's parts, timed in this process (no HTTP, no writer): it reads every seat
-    of its pool, so its cost grows with the pool's matches."""
+    """Each pool's leaderboard as ``arena leaderboard`` reads it (the rows and the fault
+    flags), and the pool list, timed in this process (no HTTP, no writer)."""
+    from arena.results import reports
     from arena.results.store import open_store
 
     with open_store(db, read_only=True) as store:
         for pool in pools:
             started = time.perf_counter()
-            rows = store.leaderboard_rows(pool)
-            board = (time.perf_counter() - started) * 1000
-            count = sum(int(row["matches"]) for row in rows)
-            print(f"in-process: {pool} board {board:.1f} ms over {count} seats", end="; ")
+            board = reports.leaderboard(store, pool)
+            took = (time.perf_counter() - started) * 1000
+            count = sum(int(row["games"]) for row in board["rows"])
+            print(f"in-process: {pool} board {took:.1f} ms over {count} seats", end="; ")
         started = time.perf_counter()
         store.pools()
         print(f"the pool list {(time.perf_counter() - started) * 1000:.1f} ms")
+
+
+def recording(db: Path, count: int = 200) -> None:
+    """``Store.record_match`` at the writer, ``count`` times: each a copy of a recorded match
+    (its seats, rating changes and current ratings, its stored replay) under a new id."""
+    from arena.results.store import CompressedReplay, open_store
+
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        row = dict(
+            conn.execute("SELECT * FROM matches WHERE pool LIKE 'classic%' LIMIT 1").fetchone()
+        )
+        seats = [
+            dict(s) for s in conn.execute("SELECT * FROM seats WHERE match_id = ?", (row["id"],))
+        ]
+        changes = [
+            dict(c)
+            for c in conn.execute(
+                "SELECT pool, version_id, mu_before, sigma_before, mu_after, sigma_after"
+                " FROM rating_history WHERE match_id = ?",
+                (row["id"],),
+            )
+        ]
+        ratings = [
+            dict(r) for r in conn.execute(
+                "SELECT pool, version_id, mu, sigma, games FROM ratings WHERE pool = ?",
+                (row["pool"],),
+            )
+        ]  # fmt: skip
+    replay = CompressedReplay(row.pop("replay"))
+    match = {
+        **{k: row[k] for k in ("game", "pool", "seed", "end_reason", "winner_seat", "turns",
+                                "rounds", "decisions", "started_at", "finished_at")},
+        "rules": json.loads(row["rules_json"]),
+    }  # fmt: skip
+    for seat in seats:
+        del seat["match_id"]
+    times = []
+    with open_store(db) as store:
+        for n in range(count):
+            started = time.perf_counter()
+            store.record_match({**match, "id": f"recorded-{n}"}, seats, replay, changes, ratings)
+            times.append((time.perf_counter() - started) * 1000)
+    print(
+        f"record_match: n {count}, p50 {statistics.median(times):.2f} ms,"
+        f" p99 {percentile(times, 99):.2f} ms, max {max(times):.2f} ms (target ≤ 5 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from arena.cli.common import EXIT_FAILED, EXIT_OK, Parser, open_db
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.paths import replays_dir
 from arena.replays import text as replay_text
+from arena.replays.compact import expand
 from arena.replays.files import read as read_replay
 from arena.replays.files import verify
 from arena.results.store import DamagedReplayError
@@ -79,7 +80,7 @@ def _replay_file(
         if store.match(ref) is None:
             raise ConfigError(f"{neither} in {store.path}")
         try:
-            data = store.replay(ref)
+            data = expand(store.replay(ref))
         except DamagedReplayError as exc:
             raise damaged(str(exc)) from None
     folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-replay-")))
@@ -113,7 +114,7 @@ def cmd_replay_export(args: argparse.Namespace) -> int:
     with open_db(args.db, read_only=True) as store:
         if store.match(args.match_id) is None:
             raise ConfigError(f"no recorded match {args.match_id!r}")
-        data = store.replay(args.match_id)
+        data = expand(store.replay(args.match_id))
     args.file.parent.mkdir(parents=True, exist_ok=True)
     args.file.write_bytes(data)
     print(f"wrote {args.file} ({len(data)} bytes)")

@@ -43,6 +43,7 @@ from arena.paths import logs_dir
 from arena.referee.host import BotHost
 from arena.referee.match import MatchSettings, Seat, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
+from arena.replays.compact import compact
 from arena.results.store import compress_replay
 from arena.sandbox.resources import raise_open_files_limit
 from arena.scheduler.records import MatchRecord, MatchSpec
@@ -252,8 +253,9 @@ class WorkerHost:
             ", ".join(f"{s.bot} {s.place} {s.status}" for s in result.seats),
         )
         times = (started, time.time())
-        # the replay is compressed here, in parallel, not in the scheduler
-        return MatchRecord.of(job, result, logs, times, compress_replay(replay), os.getpid())
+        # the replay is compacted and compressed here, in parallel, not in the scheduler
+        stored = compress_replay(compact(replay))
+        return MatchRecord.of(job, result, logs, times, stored, os.getpid())
 
     async def _settle(
         self,

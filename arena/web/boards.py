@@ -1,13 +1,13 @@
 """Leaderboards for the web: every pool's board, filtered by game and pool.
 
-A board reads every seat of its pool, so the boards are kept between requests and computed
-again only when :meth:`Store.change_marks` moves (a match recorded, ratings rebuilt): the
-front page stays quick on a large database, and a page never shows stale figures.
+A pool's board reads its per-version totals (one row per version, however many matches the
+pool has); the boards are still kept between requests and read again only when
+:meth:`Store.change_marks` moves (a match recorded, ratings rebuilt), so a page never shows
+stale figures and an unchanged front page costs two single-row reads.
 """
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from collections.abc import Callable
 from threading import Lock
@@ -66,41 +66,7 @@ def _compute(store: Store, game: str | None, pool: str | None) -> list[dict[str,
     for entry in pools(store):
         if (game and entry["game"] != game) or (pool and entry["pool"] != pool):
             continue
-        rows = _seen(store, entry["pool"]).rows(store)
+        rows = store.leaderboard_rows(entry["pool"])
         board = reports.board_of(entry["pool"], rows, None, records, DEFAULT_LIMIT)
         found.append({**board, "game": entry["game"]})
     return found
-
-
-class _Seen:
-    """A pool's seats read so far, grouped by version: matches are only ever added, so a
-    board after new matches reads only their seats (a large pool's board then costs little
-    more than its ratings)."""
-
-    def __init__(self, pool: str) -> None:
-        self.pool = pool
-        self.after = 0
-        self.grouped: dict[str, list[Any]] = {}
-        self.lock = Lock()
-
-    def rows(self, store: Store) -> list[dict[str, Any]]:
-        with self.lock:
-            seats, newest = store.pool_seats(self.pool, self.after)
-            for seat in seats:
-                self.grouped.setdefault(seat[0], []).append(seat)
-            self.after = newest
-            return store.leaderboard_of(self.pool, self.grouped)
-
-
-_SEEN: dict[tuple[str, int, str], _Seen] = {}
-
-
-def _seen(store: Store, pool: str) -> _Seen:
-    """The seats kept for ``pool`` of this database file (another file put in its place, a
-    new inode, starts afresh)."""
-    key = (str(store.path), os.stat(store.path).st_ino, pool)
-    with _LOCK:
-        seen = _SEEN.get(key)
-        if seen is None:
-            seen = _SEEN[key] = _Seen(pool)
-    return seen

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from arena.catalog import find_bot
+from arena.replays.compact import expand
 from arena.results.store import open_store
 from arena.scheduler import tournament as tournaments
 from arena.scheduler.tournament import Runner, TournamentSettings, create
@@ -74,7 +75,7 @@ def records(db: Path) -> list[dict[str, Any]]:
     with open_store(db, read_only=True) as store:
         for match in sorted(store.matches(), key=lambda m: m["plan_index"]):
             seats = sorted(store.seats_of(match["id"]), key=lambda s: s["seat"])
-            replay = [json.loads(line) for line in store.replay(match["id"]).splitlines()]
+            replay = [json.loads(line) for line in expand(store.replay(match["id"])).splitlines()]
             found.append(
                 {
                     "match": {

@@ -21,6 +21,7 @@ from arena.cli import main
 from arena.errors import ConfigError
 from arena.results import reports
 from arena.results.store import connect as store_connect
+from arena.results.store import open_store
 from arena.scheduler import tournament as tournaments
 from arena.scheduler.tournament import TournamentSettings
 from tests.scheduler.test_tournament import arena, db_path, ok, query
@@ -476,6 +477,8 @@ def test_leaderboard_and_matches_filter_by_game(
             (every[1]["id"],),
         )
     conn.close()
+    with open_store(db_path()) as store:  # rows edited by hand: their totals recomputed
+        store.rebuild_totals()
     classic = json.loads(run(capsys, "matches", "--game", "classic", "--json")[1])
     guessing = json.loads(run(capsys, "matches", "--game", "guessing", "--json")[1])
     assert [m["id"] for m in classic] == [every[0]["id"]]

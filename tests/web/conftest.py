@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.cli import main
+from arena.results.store import open_store
 from arena.web.app import create_app
 
 TOURNAMENTS = (
@@ -69,5 +70,7 @@ def faulty_db(results_db: Path, tmp_path: Path) -> Path:
             conn.execute(
                 "UPDATE seats SET status = ? WHERE match_id = ? AND bot = 'random'", (status, match)
             )
+    with open_store(db) as store:  # seats edited by hand: the pools' totals recomputed
+        store.rebuild_totals()
     db.chmod(0o444)
     return db

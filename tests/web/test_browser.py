@@ -16,6 +16,7 @@ import pytest
 
 from arena import games
 from arena.replays import files as replay
+from arena.replays.compact import expand
 from arena.results.store import open_store
 from tests.web.browser import (
     WAIT_SECONDS,
@@ -200,7 +201,7 @@ def test_match_replay_steps_through_the_engines_positions(
     url, db = served
     with open_store(db, read_only=True) as store:
         match = next(m for m in store.matches() if m["game"] == "classic")
-        positions = engine_positions(store.replay(match["id"]))
+        positions = engine_positions(expand(store.replay(match["id"])))
     names = list(positions[0])
     open_page(browser, f"{url}/matches/{match['id']}", tmp_path / "match.png")
     poll("the map", lambda: len(shown_map(browser, names)) == len(names))

@@ -25,6 +25,7 @@ from arena import games
 from arena.catalog import load_bot, read_spec
 from arena.referee.match import play_match
 from arena.replays import files as replay
+from arena.replays.compact import expand
 from arena.results.store import open_store
 from arena.web import frames, match_plots
 from arena.web.routes.matches import layout
@@ -122,7 +123,7 @@ def check_contract(found: list[frames.Frame], territories: int) -> None:
 def _replay(db: Path, game: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     with open_store(db, read_only=True) as store:
         match = next(m for m in store.matches() if m["game"] == game)
-        return frames.parse(store.replay(match["id"]))
+        return frames.parse(expand(store.replay(match["id"])))
 
 
 @pytest.mark.parametrize("game", games.GAMES)

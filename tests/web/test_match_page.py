@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.replays import files as replay
+from arena.replays.compact import expand
 from arena.results.store import open_store
 
 
@@ -22,7 +23,7 @@ def _match_of(db: Path, game: str) -> dict[str, Any]:
 
 def _records(db: Path, match_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     with open_store(db, read_only=True) as store:
-        return replay.parse(store.replay(match_id).decode("utf-8"))
+        return replay.parse(expand(store.replay(match_id)).decode("utf-8"))
 
 
 def _frames(client: TestClient, match_id: str) -> list[dict[str, Any]]:

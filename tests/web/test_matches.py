@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.games import load
+from arena.replays.compact import expand
 from arena.replays.files import declarations_from_header, game_from_header, read, verify
 from arena.results.store import open_store
 from arena.web import frames as frames_module
@@ -32,7 +33,7 @@ def _engine_states(db: Path, match_id: str, tmp_path: Path) -> list[Any]:
     """The game's state before every record and after each, re-played from the replay file
     as ``arena replay verify`` reads it."""
     with open_store(db, read_only=True) as store:
-        data = store.replay(match_id)
+        data = expand(store.replay(match_id))
     path = tmp_path / f"{match_id}.jsonl"
     path.write_bytes(data)
     assert verify(path).ok
@@ -257,7 +258,7 @@ def test_a_damaged_replay_is_an_error_page_not_a_traceback(
 
 def test_frames_of_a_replay_are_reused(results_db: Path) -> None:
     with open_store(results_db, read_only=True) as store:
-        data = store.replay(_match_of(results_db, "classic")["id"])
+        data = expand(store.replay(_match_of(results_db, "classic")["id"]))
     assert frames_module.replay_frames(data) is frames_module.replay_frames(data)
 
 

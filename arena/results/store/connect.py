@@ -24,6 +24,10 @@ from arena.paths import results_home
 from arena.results.store.errors import StoreBusyError, StoreError
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+PAGE_SIZE = 8192
+"""The page size of a new database (a file that exists keeps its own). A match's row with its
+compact replay is about 2.5 KB: SQLite's default 4 KB pages hold one such row each, wasting
+about a third of every page; 8 KB pages hold three."""
 
 
 class StoreConnection:
@@ -177,6 +181,7 @@ def _connect(path: Path, busy_timeout_ms: int) -> Database:
     conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000)
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # only a new, empty file takes it
         mode = conn.execute("PRAGMA journal_mode = wal").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StoreError(f"results database {path}: cannot switch to WAL mode (got {mode!r})")

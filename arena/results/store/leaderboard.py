@@ -1,15 +1,18 @@
 """Leaderboards: per version of a pool (or of one tournament), its rating and what its seats
-did, best conservative rating (mu - 3 sigma) first."""
+did, best conservative rating (mu - 3 sigma) first. A pool's board reads the pool's totals
+(:mod:`.totals`); a tournament's reads the seats of its matches."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
-from collections.abc import Mapping
 from typing import Any
 
+from arena.results.store import totals
 from arena.results.store.connect import StoreConnection
 from arena.results.store.rows import RECORD_ORDER
+from arena.results.store.totals import TOTALS_COLUMNS
 
 PlayedSeat = tuple[str, int, str, float | None, float | None]
 """A seat of a leaderboard: version id, place, status, think p50 and p99."""
@@ -31,55 +34,46 @@ class Leaderboard(StoreConnection):
         decision); ``think_ms_p99_p95`` (also under its older name ``think_ms_p99``) is the
         nearest-rank 95th percentile of per-match p99s, so one freak match among many does not
         define the tail, while with fewer than 20 matches it is simply the worst p99 seen.
+
+        A pool's board reads its per-version totals (:mod:`.totals`, kept by every recorded
+        match): one row per version, however many matches the pool has. A tournament's board
+        reads the seats of that tournament's matches.
         """
-        where = "WHERE m.pool = ?"
-        params: tuple[str, ...] = (pool,)
-        if tournament_id is not None:
-            where, params = where + " AND m.tournament_id = ?", (pool, tournament_id)
-        # Every seat of the pool: plain tuples, not dicts (a large pool has tens of thousands,
-        # and building a dict per row was most of a leaderboard's time).
+        if tournament_id is None:
+            return self._pool_rows(pool)
         seats = self._tuples(
             "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99"
-            f" FROM seats s JOIN matches m ON m.id = s.match_id {where}",
-            params,
+            " FROM seats s JOIN matches m ON m.id = s.match_id"
+            " WHERE m.pool = ? AND m.tournament_id = ?",
+            (pool, tournament_id),
         )
         grouped: dict[str, list[PlayedSeat]] = {}
         for seat in seats:
             grouped.setdefault(seat[0], []).append(seat)
-        return self.leaderboard_of(pool, grouped, tournament_id)
-
-    def pool_seats(self, pool: str, after: int = 0) -> tuple[list[PlayedSeat], int]:
-        """The seats of ``pool``'s matches recorded after match rowid ``after`` (what
-        :meth:`leaderboard_of` takes), and the newest match rowid now: a reader that keeps the
-        seats it has seen reads only the new ones."""
-        newest = self._tuples("SELECT COALESCE(MAX(rowid), 0) FROM matches")[0][0]
-        seats = self._tuples(
-            "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99"
-            " FROM matches m JOIN seats s ON s.match_id = m.id"
-            " WHERE m.rowid > ? AND m.rowid <= ? AND m.pool = ?",
-            (after, newest, pool),
-        )
-        return seats, int(newest)
-
-    def leaderboard_of(
-        self,
-        pool: str,
-        grouped: Mapping[str, list[PlayedSeat]],
-        tournament_id: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """:meth:`leaderboard_rows` from the seats already read, grouped by version."""
+        at_end = self._ratings_at_end(pool, tournament_id)
         info = {
-            row["id"]: row
+            row["id"]: {**row, **at_end.get(row["id"], _UNRATED)}
             for row in self._rows(
-                "SELECT v.id, v.bot, v.label, r.mu, r.sigma, r.games FROM versions v"
-                " LEFT JOIN ratings r ON r.version_id = v.id AND r.pool = ?",
-                (pool,),
+                "SELECT v.id, v.bot, v.label FROM versions v"
+                f" WHERE v.id IN ({', '.join('?' * len(grouped))})",
+                tuple(grouped),
             )
         }
-        if tournament_id is not None:
-            at_end = self._ratings_at_end(pool, tournament_id)
-            info = {vid: {**row, **at_end.get(vid, _UNRATED)} for vid, row in info.items()}
         rows = [_leaderboard_row(info[vid], played) for vid, played in grouped.items()]
+        rows.sort(key=_leaderboard_key)
+        return rows
+
+    def _pool_rows(self, pool: str) -> list[dict[str, Any]]:
+        """The pool's board from its totals and current ratings."""
+        found = self._rows(
+            "SELECT v.id, v.bot, v.label, r.mu, r.sigma, r.games,"
+            f" {', '.join('p.' + c for c in TOTALS_COLUMNS)}"
+            " FROM pool_versions p JOIN versions v ON v.id = p.version_id"
+            " LEFT JOIN ratings r ON r.pool = p.pool AND r.version_id = p.version_id"
+            " WHERE p.pool = ?",
+            (pool,),
+        )
+        rows = [_totals_row(row) for row in found]
         rows.sort(key=_leaderboard_key)
         return rows
 
@@ -110,17 +104,24 @@ class Leaderboard(StoreConnection):
                 }
         return at_end
 
+    def rebuild_totals(self) -> None:
+        """Recompute every pool's totals from the seats, in one transaction: for rows copied
+        into the database in bulk, bypassing :meth:`record_match` (``arena ratings rebuild``
+        recomputes them too)."""
+        with self._write("rebuild the pool totals") as db:
+            totals.rebuild(db)
+            totals.bump_revision(db)
+
     def change_marks(self) -> tuple[int, ...]:
-        """Marks that move whenever a leaderboard could change: matches recorded and the newest
-        one, and the rating changes (a ``ratings rebuild`` rewrites them with new rowids)."""
+        """Marks that move whenever a leaderboard could change: the newest match, and the
+        leaderboard revision (moved by every recorded match and every ratings rebuild). Both
+        are single-row reads, however large the database."""
         row = self._one(
-            "SELECT (SELECT COUNT(*) FROM matches) AS matches,"
-            " (SELECT COALESCE(MAX(rowid), 0) FROM matches) AS newest,"
-            " (SELECT COUNT(*) FROM rating_history) AS changes,"
-            " (SELECT COALESCE(MAX(rowid), 0) FROM rating_history) AS last_change"
+            "SELECT (SELECT COALESCE(MAX(rowid), 0) FROM matches) AS newest,"
+            " (SELECT revision FROM leaderboard_revision WHERE id = 1) AS revision"
         )
         assert row is not None
-        return (row["matches"], row["newest"], row["changes"], row["last_change"])
+        return (row["newest"], row["revision"] or 0)
 
 
 _UNRATED: dict[str, Any] = {"mu": None, "sigma": None, "games": 0}
@@ -151,6 +152,27 @@ def _leaderboard_row(info: dict[str, Any], played: list[PlayedSeat]) -> dict[str
         "avg_place": statistics.fmean(s[1] for s in played),
         "faults": dict(sorted(faults.items())),
         "think_ms_p50": statistics.median(p50s) if p50s else None,
+        "think_ms_p99_p95": tail,
+        "think_ms_p99": tail,  # the older name of the same figure
+    }
+
+
+def _totals_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A board row from a version's pool totals: the same keys and figures as
+    :func:`_leaderboard_row` computes from the seats."""
+    tail = row["think_ms_p99_p95"]
+    return {
+        "bot": row["bot"],
+        "label": row["label"],
+        "version_id": row["id"],
+        "mu": row["mu"],
+        "sigma": row["sigma"],
+        "games": row["games"] or 0,
+        "matches": row["seats"],
+        "wins": row["wins"],
+        "avg_place": row["place_sum"] / row["seats"],
+        "faults": json.loads(row["faults_json"]),
+        "think_ms_p50": row["think_ms_p50"],
         "think_ms_p99_p95": tail,
         "think_ms_p99": tail,  # the older name of the same figure
     }

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from arena.results.store import totals
 from arena.results.store.connect import StoreConnection
 from arena.results.store.errors import DamagedReplayError, DuplicateMatchError, StoreError
 from arena.results.store.ratings import CHANGE_OPTIONAL, CHANGE_REQUIRED, rating_rows
@@ -91,8 +92,9 @@ class Matches(StoreConnection):
         rating_changes: list[dict[str, Any]],
         ratings: list[dict[str, Any]],
     ) -> None:
-        """Write a finished match, its seats, its gzipped replay, rating history and current
-        ratings in one transaction, so a crash never leaves a half-recorded match."""
+        """Write a finished match, its seats, its gzipped replay, rating history, current
+        ratings and its pool's leaderboard totals in one transaction, so a crash never leaves
+        a half-recorded match."""
         match_row = _match_row(match, seats, replay_bytes)
         match_id = match_row["id"]
         seat_rows = [_child_row("seat", s, _SEAT_REQUIRED, _SEAT_OPTIONAL, match_id) for s in seats]
@@ -114,6 +116,7 @@ class Matches(StoreConnection):
             db.table("rating_history").insert_all(change_rows)
             db.table("seat_logs").insert_all(log_rows)
             db.table("ratings").upsert_all(current_rows, pk=("pool", "version_id"))
+            totals.add_match(db, match_row["pool"], seat_rows)
 
     def matches(self, tournament_id: str | None = None) -> list[dict[str, Any]]:
         """Matches in record order (without replay bytes), optionally one tournament's."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.results.store import totals
 from arena.results.store.connect import StoreConnection
 from arena.results.store.errors import StoreError
 from arena.results.store.rows import RECORD_ORDER, checked_row, utc_now
@@ -29,7 +30,11 @@ class Ratings(StoreConnection):
         )
 
     def pools(self) -> list[str]:
-        rows = self._rows("SELECT pool FROM matches UNION SELECT pool FROM ratings ORDER BY pool")
+        """Every pool with recorded matches or ratings (from the pools' totals: every recorded
+        match counts its seats into them)."""
+        rows = self._rows(
+            "SELECT pool FROM pool_versions UNION SELECT pool FROM ratings ORDER BY pool"
+        )
         return [row["pool"] for row in rows]
 
     def rating_history(self, version_id: str | None = None) -> list[dict[str, Any]]:
@@ -55,8 +60,10 @@ class Ratings(StoreConnection):
         """Install a full ratings rebuild (``arena ratings rebuild``) in one transaction.
 
         Current ratings are upserted and rating_history is cleared and rewritten from
-        ``history``. This is the only place rows are replaced or removed, and only derived rows
-        being recomputed from matches and seats; matches, seats and replays are never touched.
+        ``history``, and the leaderboard totals are recomputed from the seats
+        (:func:`.totals.rebuild`). This is the only place rows are replaced or removed, and only
+        derived rows being recomputed from matches and seats; matches, seats and replays are
+        never touched.
         A rebuild that lacks a current rating is refused, so no stale rating is left behind.
         """
         current_rows = rating_rows(ratings)
@@ -76,6 +83,8 @@ class Ratings(StoreConnection):
             db.execute("DELETE FROM rating_history")
             db.table("rating_history").insert_all(history_rows)
             db.table("ratings").upsert_all(current_rows, pk=("pool", "version_id"))
+            totals.rebuild(db)
+            totals.bump_revision(db)
 
 
 def rating_rows(ratings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from arena.results.store import totals
+
 MIGRATIONS = Migrations("arena")
 
 _SCHEMA_0001 = (
@@ -200,3 +202,12 @@ def _ladder_entries(db: Database) -> None:
             PRIMARY KEY (tournament_id, version_id)
         )"""
     )
+
+
+@MIGRATIONS(name="0007_pool_totals")
+def _pool_totals(db: Database) -> None:
+    """Per-(pool, version) totals a leaderboard reads instead of every seat of its pool
+    (:mod:`arena.results.store.totals`), backfilled from the seats already recorded."""
+    for statement in totals.SCHEMA:
+        db.execute(statement)
+    totals.rebuild(db)

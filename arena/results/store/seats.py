@@ -58,8 +58,9 @@ class Seats(StoreConnection):
 
     def fault_counts(self, version_ids: Iterable[str] | None = None) -> dict[str, tuple[int, int]]:
         """{version id: (matches it sat in, matches where its seat ended other than OK)} for
-        every version with recorded matches, or only ``version_ids``: one aggregate query
-        (fault flags are read on every leaderboard, of databases with many thousand matches)."""
+        every version with recorded matches, or only ``version_ids``: summed over the pools'
+        totals (:mod:`.totals`), so fault flags cost a row per version and pool, not a read of
+        every seat."""
         where: str = ""
         params: tuple[str, ...] = ()
         if version_ids is not None:
@@ -67,9 +68,8 @@ class Seats(StoreConnection):
             where = f"WHERE version_id IN ({', '.join('?' * len(wanted))})" if wanted else "WHERE 0"
             params = wanted
         rows = self._tuples(
-            "SELECT version_id, COUNT(DISTINCT match_id),"
-            " COUNT(DISTINCT CASE WHEN status <> 'OK' THEN match_id END)"
-            f" FROM seats {where} GROUP BY version_id",
+            "SELECT version_id, SUM(matches), SUM(faulted_matches)"
+            f" FROM pool_versions {where} GROUP BY version_id",
             params,
         )
         return {str(vid): (int(matches), int(faulted)) for vid, matches, faulted in rows}

@@ -159,20 +159,24 @@ class Tournaments(StoreConnection):
             row["status"] = live_status(row)
         return rows
 
-    def progress(self) -> list[dict[str, Any]]:
+    def progress(self, running: bool = False) -> list[dict[str, Any]]:
         """Every tournament's id, name, game, status, planned and recorded match counts (cheap:
-        what a page polls to know when to refresh and how far a tournament has got)."""
+        what a page polls to know when to refresh and how far a tournament has got); with
+        ``running``, only the running ones (the others' matches are not counted)."""
+        where = "WHERE t.status = 'running'" if running else ""
         rows = self._rows(
             "SELECT t.id, t.name, t.status, t.runner_pid, t.runner_host, t.heartbeat_at,"
             " t.planned, json_extract(t.settings_json, '$.game') AS game,"
             " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id) AS recorded"
-            " FROM tournaments t ORDER BY t.created_at, t.rowid"
+            f" FROM tournaments t {where} ORDER BY t.created_at, t.rowid"
         )
         for row in rows:
             row["status"] = live_status(row)
             row["game"] = row["game"] or DEFAULT_GAME
             for key in ("runner_pid", "runner_host", "heartbeat_at"):
                 del row[key]
+        if running:
+            rows = [row for row in rows if row["status"] == "running"]
         return rows
 
     def planned(self, id: str) -> list[dict[str, Any]]:

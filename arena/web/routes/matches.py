@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from arena import games
 from arena.errors import ArenaError
+from arena.replays.compact import expand
 from arena.results.store import Store
 from arena.web import frames, match_plots
 from arena.web.deps import TEMPLATES, not_found, store
@@ -42,6 +43,17 @@ def _seat(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in row.items() if k != "match_id"}
 
 
+def stored_replay(db: Store, match_id: str) -> bytes:
+    """A recorded match's replay JSONL (a compact stored replay re-derived in full)."""
+    return _expanded(db.replay(match_id))
+
+
+@lru_cache(maxsize=32)
+def _expanded(stored: bytes) -> bytes:
+    """Recently re-derived replays are reused: a match page and its frames read the same one."""
+    return expand(stored)
+
+
 def match_detail(db: Store, match_id: str) -> dict[str, Any]:
     """A match's header (with its tournament's name), its seats and how many frames it has
     (with ``replay_error`` saying why there are none if its stored replay is damaged)."""
@@ -50,7 +62,7 @@ def match_detail(db: Store, match_id: str) -> dict[str, Any]:
         raise not_found(f"no match {match_id!r}")
     tournament = db.tournament(match["tournament_id"]) if match["tournament_id"] else None
     try:
-        count, problem = frames.frame_count(db.replay(match_id)), None
+        count, problem = frames.frame_count(stored_replay(db, match_id)), None
     except ArenaError as exc:  # the header and seats are still worth showing
         count, problem = 0, str(exc)
     return {
@@ -117,7 +129,9 @@ def matches_page(request: Request, db: StoreDep, page: Page = 1, game: Game = No
 def match_page(request: Request, match_id: str, db: StoreDep) -> HTMLResponse:
     """One match: its header, seats, and the replay viewer on the board."""
     match = match_detail(db, match_id)
-    return render_match(request, match, None if match["replay_error"] else db.replay(match_id))
+    return render_match(
+        request, match, None if match["replay_error"] else stored_replay(db, match_id)
+    )
 
 
 # -- API ---------------------------------------------------------------------------------
@@ -148,7 +162,7 @@ def api_frames(
     if db.match(match_id) is None:
         raise not_found(f"no match {match_id!r}")
     try:
-        data = db.replay(match_id)
+        data = stored_replay(db, match_id)
     except ArenaError as exc:  # a damaged replay: say so, never a traceback
         raise HTTPException(status_code=500, detail=str(exc)) from None
     # Frames are plain JSON already: encoded as they are, not walked by FastAPI's encoder

@@ -41,7 +41,7 @@ def _boards_context(db: Store, game: str | None, pool: str | None) -> dict[str, 
         "games": sorted({p["game"] for p in all_pools}),
         "game": game or "",
         "pool": pool or "",
-        "progress": [t for t in db.progress() if t["status"] == "running"],
+        "progress": db.progress(running=True),
     }
 
 
