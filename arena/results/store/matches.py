@@ -165,8 +165,15 @@ class Matches(StoreConnection):
         return records
 
     def match_count(self) -> tuple[int, int]:
-        """(matches recorded, the rowid of the newest one or 0)."""
-        row = self._one("SELECT COUNT(*) AS n, COALESCE(MAX(rowid), 0) AS newest FROM matches")
+        """(matches recorded, the rowid of the newest one or 0), in index probes, not a scan:
+        a tournament's matches are a prefix of its plan (highest index plus one), and only
+        the ad-hoc matches are counted."""
+        row = self._one(
+            "SELECT (SELECT COUNT(*) FROM matches WHERE tournament_id IS NULL)"
+            " + (SELECT COALESCE(SUM((SELECT COALESCE(MAX(m.plan_index) + 1, 0) FROM matches m"
+            "    WHERE m.tournament_id = t.id)), 0) FROM tournaments t) AS n,"
+            " (SELECT COALESCE(MAX(rowid), 0) FROM matches) AS newest"
+        )
         assert row is not None
         return int(row["n"]), int(row["newest"])
 
