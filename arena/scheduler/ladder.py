@@ -34,7 +34,7 @@ import random
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +52,6 @@ from arena.scheduler.matchmaking import Standing, choose_table
 from arena.scheduler.plan import derive_seed
 from arena.scheduler.tournament import (
     LADDER,
-    Progress,
     Runner,
     TournamentSettings,
     default_name,
@@ -226,16 +225,8 @@ class _Seat:
 class LadderRunner(Runner):
     """Decides and plays a ladder's matches until it is stopped or its stop rule holds."""
 
-    def __init__(
-        self,
-        store: Store,
-        tournament_id: str,
-        workers: int = 0,
-        on_progress: Callable[[Progress], None] | None = None,
-        executor: str | None = None,
-        ray_address: str | None = None,
-    ) -> None:
-        super().__init__(store, tournament_id, workers, on_progress, executor, ray_address)
+    def _load(self) -> None:
+        store, tournament_id = self.store, self.id
         settings = self.settings
         self.batch = int(settings["batch"])
         self.sizes = [int(n) for n in _as_list(settings["seats"])]

@@ -628,6 +628,11 @@ class Runner:
         self._beaten = 0.0
         self.failures: dict[int, int] = {}
         """Per plan index, how often its match failed in a worker and was queued again."""
+        self._load()
+
+    def _load(self) -> None:
+        """Read what a kind of tournament needs besides its plan (a ladder: its entries and
+        results)."""
 
     def _pools(self) -> list[str]:
         """The rating pools this tournament's matches are rated in (a ladder's table sizes
