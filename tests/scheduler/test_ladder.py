@@ -293,28 +293,41 @@ def test_entries_change_while_the_ladder_runs(tmp_path: Path, capsys: Capsys) ->
     )
 
 
-def test_a_bot_added_to_a_running_ladder_gets_its_games(tmp_path: Path, capsys: Capsys) -> None:
-    """A ladder without a target runs until stopped; a bot added meanwhile is seated."""
-    db = tmp_path / "a.db"
-    process = subprocess.Popen(
-        [ARENA, *ladder(db, "--seats", "2", bots=FIVE[:3])],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+def test_a_running_ladder_takes_entries_and_waits_when_too_few_remain(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """A ladder without a target runs until stopped: a bot added meanwhile is seated; with
+    fewer entries than a table it waits, and goes on when one arrives."""
+    db, err = tmp_path / "a.db", tmp_path / "err"
+    with err.open("w") as errors:
+        process = subprocess.Popen(
+            [ARENA, *ladder(db, "--seats", "2", bots=FIVE[:3])],
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
     try:
         assert wait_until(lambda: peek(db, "SELECT COUNT(*) FROM matches") >= 4, 120)
         tournament_id = only_tournament(db)
         ok(capsys, "tournament", "add", tournament_id, "--bot", "planner", "--db", str(db))
-        seated = "SELECT COUNT(*) FROM seats WHERE bot = 'planner'"
-        assert wait_until(lambda: peek(db, seated) >= 3, 120)
+        seated = "SELECT COUNT(*) FROM seats WHERE bot = ?"
+        assert wait_until(lambda: peek(db, seated, ("planner",)) >= 3, 120)
+        retire = [flag for bot in FIVE[:3] for flag in ("--bot", bot)]
+        ok(capsys, "tournament", "remove", tournament_id, *retire, "--db", str(db))
+        left = "SELECT COUNT(*) FROM ladder_entries WHERE left_index IS NOT NULL"
+        assert wait_until(lambda: peek(db, left) == 3, 120)  # planner alone: it waits
+        ok(capsys, "tournament", "add", tournament_id, "--bot", "defensive", "--db", str(db))
+        assert wait_until(lambda: peek(db, seated, ("defensive",)) >= 2, 120)
         process.send_signal(signal.SIGINT)
         assert process.wait(60) == 130
-        _, err = process.communicate()
-        assert "stopped after" in err and "resume with" in err
     finally:
         if process.poll() is None:
             process.kill()
+    assert "stopped after" in err.read_text() and "resume with" in err.read_text()
+    rows = {row["bot"]: row for row in entries(db, tournament_id).values()}
+    gone = max(row["left_index"] for bot, row in rows.items() if bot in FIVE[:3])
+    names = {row["version_id"]: bot for bot, row in rows.items()}
+    after = [{names[v] for v in seats} for i, seats, _, _ in played(db, tournament_id) if i >= gone]
+    assert after and all(table == {"planner", "defensive"} for table in after)
     with open_store(db) as store:
         assert store.tournament(tournament_id)["status"] == "stopped"
 
