@@ -54,10 +54,14 @@ _SEAT_OPTIONAL: dict[str, Any] = {
 }
 """A seat's ``log`` (its bot process's stderr log, if it ran as one) goes to ``seat_logs``."""
 _MATCH_COLUMNS = (
-    "m.id, m.tournament_id, m.plan_index, m.game, m.pool, m.seat_count, m.rules_json,"
+    "m.id, m.tournament_id, m.plan_index, m.game, m.pool, m.seat_count,"
+    " COALESCE(r.rules_json, m.rules_json) AS rules_json,"
     " m.out_order_json, m.seed,"
     " m.end_reason, m.winner_seat, m.turns, m.rounds, m.decisions, m.started_at, m.finished_at"
 )
+_MATCH_RULES = "LEFT JOIN match_rules r ON r.id = m.rules_id"
+"""What a query of :data:`_MATCH_COLUMNS` joins: a match's rules, stored once for all the
+matches that share them (matches recorded before keep theirs in ``rules_json``)."""
 
 
 REPLAY_GZIP_LEVEL = 6
@@ -137,6 +141,8 @@ class Matches(StoreConnection):
         with self._write(f"record match {match_id!r}") as db:
             _refuse_duplicate(db, match_row)
             _check_seat_versions(db, seat_rows)
+            match_row["rules_id"] = _rules_id(db, match_row.pop("rules_json"))
+            match_row["rules_json"] = ""  # the rules are in match_rules
             db.table("matches").insert(match_row)
             db.table("seats").insert_all(seat_rows)
             db.table("rating_history").insert_all(change_rows)
@@ -157,8 +163,8 @@ class Matches(StoreConnection):
 
     def _match_rows(self, where: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
         rows = self._rows(
-            f"SELECT {_MATCH_COLUMNS} FROM matches m LEFT JOIN tournaments t ON t.id = m.tournament_id"
-            f" {where} ORDER BY {RECORD_ORDER}",
+            f"SELECT {_MATCH_COLUMNS} FROM matches m {_MATCH_RULES}"
+            f" LEFT JOIN tournaments t ON t.id = m.tournament_id {where} ORDER BY {RECORD_ORDER}",
             params,
         )
         for row in rows:
@@ -230,6 +236,13 @@ def _match_row(
         replay_bytes = compress_replay(replay_bytes)
     row["replay"] = replay_bytes.data
     return row
+
+
+def _rules_id(db: Database, rules_json: str) -> int:
+    """The id of these rules in ``match_rules``, added the first time they are recorded."""
+    db.execute("INSERT OR IGNORE INTO match_rules (rules_json) VALUES (?)", (rules_json,))
+    found = db.execute("SELECT id FROM match_rules WHERE rules_json = ?", (rules_json,)).fetchone()
+    return int(found[0])
 
 
 def _child_row(
