@@ -5,7 +5,7 @@ python scripts/build_replay_dictionary.py classic-1 --check   # exit 1 unless th
                                                               # is what this builds
 
 A dictionary is the last 32 KB (zlib's window) of the compact replays of a few seeded
-matches, laid end to end: what new replays repeat of them (the header, the names of records,
+matches, each as it is deflated (``arena.replays.deflated.laid_out``), end to end: what new replays repeat of them (the header, the names of records,
 actions and columns, runs of typical values) then costs a few bits. The matches are played
 under a fixed installation key (bots' seeds derive from it), and what a seeded match still
 does not repeat, its think times and its random match id, is made fixed before compacting,
@@ -16,6 +16,7 @@ so the same recipe builds the same bytes on any machine. A shipped dictionary ne
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -29,6 +30,7 @@ from arena.keys import KEY_BYTES, KEY_ENV
 from arena.referee.match import TimeControl, play_match
 from arena.replays import dictionary
 from arena.replays.compact import MARKER, compact
+from arena.replays.deflated import laid_out
 
 WINDOW = 32 * 1024
 """zlib's window: a longer dictionary would only have its end used."""
@@ -84,7 +86,8 @@ def build(name: str) -> bytes:
     packed = [compact(replay) for replay in replays]
     if not all(p.startswith(MARKER) for p in packed):
         raise SystemExit(f"{name}: a replay of the recipe did not compact")
-    return b"".join(packed)[-WINDOW:]
+    texts = [laid_out(json.loads(p[len(MARKER) :]), name) for p in packed]
+    return b"".join(texts)[-WINDOW:]
 
 
 def _played(game_name: str, recipe: Recipe) -> list[bytes]:

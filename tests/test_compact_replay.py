@@ -19,8 +19,9 @@ from arena import games
 from arena.catalog import find_bot, load_bot
 from arena.errors import ReplayError
 from arena.referee.match import play_match
-from arena.replays import dictionary
+from arena.replays import deflated, dictionary
 from arena.replays.compact import MARKER, compact, deflate, expand
+from arena.replays.deflated import laid_out
 from arena.replays.files import verify
 from arena.results.store import compress_replay, open_store
 from tests.cli_run import Capsys, run
@@ -89,7 +90,7 @@ def test_a_tournament_stores_compact_replays_read_back_in_full(
     with open_store(db, read_only=True) as store:
         match_ids = [m["id"] for m in store.matches()]
         stored = {mid: store.replay(mid) for mid in match_ids}
-    assert match_ids and all(deflated(data) for data in stored.values())
+    assert match_ids and all(deflated.is_deflated(data) for data in stored.values())
     for match_id, data in stored.items():
         out = tmp_path / f"{match_id}.jsonl"
         assert run(capsys, "replay", "export", match_id, str(out), "--db", str(db))[0] == 0
@@ -97,11 +98,6 @@ def test_a_tournament_stores_compact_replays_read_back_in_full(
         assert verify(out).ok
         code, text, _ = run(capsys, "replay", "verify", match_id, "--db", str(db))
         assert code == 0, text
-
-
-def deflated(data: bytes) -> bool:
-    """Whether ``data`` is a compact replay deflated with a preset dictionary."""
-    return data[:1] == b"\x78" and bool(data[1] & 0x20)
 
 
 def test_a_full_replay_stored_before_reads_as_it_is(tmp_path: Path, capsys: Capsys) -> None:
@@ -136,7 +132,7 @@ def test_a_compact_replay_deflated_with_its_dictionary_expands_byte_for_byte(
     replay = played(tmp_path, game_name, seed)
     packed = compact(replay)
     data = deflate(packed)
-    assert data is not None and deflated(data)
+    assert data is not None and deflated.is_deflated(data)
     assert expand(data) == replay
     assert len(data) < len(gzip.compress(packed)) * 0.8  # the dictionary pays
 
@@ -149,7 +145,7 @@ def test_the_deflated_form_names_its_dictionary_in_its_marker_line(tmp_path: Pat
     inflater = zlib.decompressobj(zdict=preset.data)
     first_line = (inflater.decompress(data) + inflater.flush()).partition(b"\n")[0]
     assert json.loads(first_line) == {
-        "format": "risk-arena-replay-compact", "version": 1, "dictionary": "europe-1",
+        "format": "risk-arena-replay-compact", "version": 2, "dictionary": "europe-1",
     }  # fmt: skip
 
 
@@ -215,3 +211,26 @@ def test_a_compact_replay_stored_gzipped_before_dictionaries_reads_back(
     assert out.read_bytes() == replay
     code, text, _ = run(capsys, "replay", "verify", "gz", "--db", str(db))
     assert code == 0, text
+
+
+def test_columns_of_integers_from_0_up_are_laid_out_as_varints() -> None:
+    payload = {
+        "header": "{}", "shapes": [], "actions": [], "order": [0, 1, 300],
+        "columns": {
+            "wide": [0, 127, 128, 16383, 16384, 2**40], "as_is": [[1.5], ["x"]], "empty": [],
+            "negative": [3, -1], "flags": [True, False],
+        },
+    }  # fmt: skip
+    text = laid_out(payload, "classic-1")
+    line = json.loads(text.split(b"\n")[1])
+    assert line["order"] == 3 and line["columns"]["wide"] == 6
+    assert line["columns"]["negative"] == [3, -1] and line["columns"]["flags"] == [True, False]
+    data = deflated.deflate(payload, "classic")
+    assert data is not None and deflated.inflate(data) == payload
+    assert deflated.deflate(payload, "no-such-game") is None
+    preset = dictionary.newest("classic")
+    assert preset is not None
+    cut = zlib.compressobj(9, zdict=preset.data)
+    damaged = cut.compress(text[:-2]) + cut.flush()  # the last varints missing
+    with pytest.raises(ReplayError, match="damaged"):
+        deflated.inflate(damaged)

@@ -13,31 +13,24 @@ the game to put back what was dropped, and gives the replay's bytes exactly.
 whenever the two differ (or the replay is not one it can re-play), so storing the compact form
 never changes a replay that is read back. A compact replay starts with :data:`MARKER`.
 
-:func:`deflate` is what the results database stores of a compact replay: the same payload
-after a marker line that names its game's preset dictionary
-(:mod:`arena.replays.dictionary`), deflated by zlib with that dictionary (about a third
-smaller than gzip without one). :func:`expand` reads it too, finding the dictionary by the
-Adler-32 that zlib's header gives; any other bytes (a full replay, as every replay stored
-before compact ones was) are returned as they are.
+:func:`deflate` is what the results database stores of a compact replay: its payload
+deflated with its game's preset dictionary (:mod:`arena.replays.deflated`), checked to read
+back as the same compact replay. :func:`expand` reads that too; any other bytes (a full
+replay, as every replay stored before compact ones was) are returned as they are.
 """
 
 from __future__ import annotations
 
 import json
-import zlib
 from typing import Any
 
 from arena.errors import ArenaError, ReplayError
 from arena.games.api import Game
-from arena.replays import dictionary
+from arena.replays import deflated
 from arena.replays.files import apply_record, parse, start
 
 MARKER = b'{"format":"risk-arena-replay-compact","version":1}\n'
 """The first line of a compact replay (a replay file's first line is its header)."""
-DEFLATE_LEVEL = 9
-"""zlib's best: a replay of a few KB takes about a millisecond, in the worker that played it."""
-_PRESET_DICTIONARY = 0x20
-"""The FDICT bit of a zlib header's second byte: a preset dictionary's Adler-32 follows."""
 
 _DERIVED = "="
 """Prefixes a key whose value the re-play gives (its column holds nothing)."""
@@ -59,85 +52,37 @@ def compact(replay: bytes) -> bytes:
 
 def deflate(packed: bytes) -> bytes | None:
     """A compact replay (:func:`compact`'s output) deflated with its game's newest preset
-    dictionary, or None when ``packed`` is no compact replay or its game has no dictionary."""
+    dictionary, or None when ``packed`` is no compact replay, its game has no dictionary, or
+    the deflated form would not read back as exactly ``packed``."""
     if not packed.startswith(MARKER):
         return None
-    payload = packed[len(MARKER) :]
     try:
-        game = json.loads(json.loads(payload)["header"])["game"]
+        payload = json.loads(packed[len(MARKER) :])
+        game = json.loads(payload["header"])["game"]
     except (LookupError, TypeError, ValueError):
         return None
-    preset = dictionary.newest(game) if isinstance(game, str) else None
-    if preset is None:
+    data = deflated.deflate(payload, game) if isinstance(game, str) else None
+    if data is None or MARKER + _line(deflated.inflate(data)).encode() != packed:
         return None
-    text = _marker(preset.name) + payload
-    deflater = zlib.compressobj(DEFLATE_LEVEL, zdict=preset.data)
-    data = deflater.compress(text) + deflater.flush()
-    return data if _inflated(data) == text else None
+    return data
 
 
 def expand(data: bytes) -> bytes:
-    """A stored replay's JSONL: a compact replay (deflated with a dictionary or not)
-    re-played to its full bytes, anything else as it is. A damaged compact replay raises
+    """A stored replay's JSONL: a compact replay (deflated or not) re-played to its full
+    bytes, anything else as it is. A damaged compact replay raises
     :class:`arena.errors.ReplayError`."""
-    if _is_deflated(data):
-        text = _inflated(data)
-        marker, _, payload = text.partition(b"\n")
-        if marker + b"\n" != _marker(_dictionary_of(data).name):
-            raise ReplayError(
-                "the stored compact replay is damaged: its first line is not its dictionary's marker"
-            )
-    elif data.startswith(MARKER):
-        payload = data[len(MARKER) :]
-    else:
-        return data
     try:
-        return _unpack(json.loads(payload))
+        if deflated.is_deflated(data):
+            payload = deflated.inflate(data)
+        elif data.startswith(MARKER):
+            payload = json.loads(data[len(MARKER) :])
+        else:
+            return data
+        return _unpack(payload)
     except ArenaError:
         raise
     except (LookupError, TypeError, ValueError, AttributeError, StopIteration) as exc:
         raise ReplayError(f"the stored compact replay is damaged: {exc!r}") from None
-
-
-def _is_deflated(data: bytes) -> bool:
-    """Whether ``data`` starts as a zlib stream deflated with a preset dictionary (a replay
-    file starts with ``{``, a gzip file with 0x1f: neither can)."""
-    return (
-        len(data) >= 6
-        and data[0] & 0x0F == zlib.DEFLATED
-        and (data[0] << 8 | data[1]) % 31 == 0
-        and bool(data[1] & _PRESET_DICTIONARY)
-    )
-
-
-def _marker(name: str) -> bytes:
-    """The first line of a compact replay deflated with dictionary ``name``."""
-    return MARKER[:-2] + f',"dictionary":{json.dumps(name)}}}\n'.encode()
-
-
-def _dictionary_of(data: bytes) -> dictionary.Dictionary:
-    """The shipped dictionary a zlib stream names in its header."""
-    dictionary_id = int.from_bytes(data[2:6], "big")
-    preset = dictionary.by_id(dictionary_id)
-    if preset is None:
-        raise ReplayError(
-            f"the stored compact replay needs preset dictionary {dictionary_id:#010x}, which"
-            " this arena does not ship (a newer arena stored it)"
-        )
-    return preset
-
-
-def _inflated(data: bytes) -> bytes:
-    """The bytes of a zlib stream deflated with a shipped dictionary."""
-    preset = _dictionary_of(data)
-    inflater = zlib.decompressobj(zdict=preset.data)
-    try:
-        data = inflater.decompress(data) + inflater.flush()
-    except zlib.error as exc:
-        raise ReplayError(f"the stored compact replay is damaged: {exc}") from None
-    if not inflater.eof or inflater.unused_data:
-        raise ReplayError("the stored compact replay is damaged: its zlib stream is cut or runs on")
-    return data
 
 
 def _line(record: dict[str, Any]) -> str:
