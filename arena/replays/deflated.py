@@ -30,6 +30,15 @@ _ORDER = "order"
 """The payload's list of record shapes, laid out like a column."""
 
 
+class DamagedStreamError(ReplayError):
+    """A deflated replay whose zlib stream no longer inflates (zlib checks every byte: as
+    for a gzipped replay, the stored bytes were changed); ``reason`` is zlib's."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the stored compact replay is damaged: {reason}")
+        self.reason = reason
+
+
 def deflate(payload: dict[str, Any], game: str) -> bytes | None:
     """A compact replay's payload deflated with the newest dictionary of ``game``, or None
     when the game has none."""
@@ -48,9 +57,9 @@ def inflate(data: bytes) -> dict[str, Any]:
     try:
         text = inflater.decompress(data) + inflater.flush()
     except zlib.error as exc:
-        raise ReplayError(f"the stored compact replay is damaged: {exc}") from None
+        raise DamagedStreamError(str(exc)) from None
     if not inflater.eof or inflater.unused_data:
-        raise ReplayError("the stored compact replay is damaged: its zlib stream is cut or runs on")
+        raise DamagedStreamError("its zlib stream is cut or runs on")
     marker, _, rest = text.partition(b"\n")
     if marker + b"\n" != _marker(preset.name):
         raise ReplayError("the stored compact replay is damaged: its first line is no marker")
