@@ -245,7 +245,10 @@ def recording(db: Path, count: int = 200) -> None:
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
         row = dict(
-            conn.execute("SELECT * FROM matches WHERE pool LIKE 'classic%' LIMIT 1").fetchone()
+            conn.execute(
+                "SELECT m.*, COALESCE(r.rules_json, m.rules_json) AS rules FROM matches m"
+                " LEFT JOIN match_rules r ON r.id = m.rules_id WHERE m.pool LIKE 'classic%' LIMIT 1"
+            ).fetchone()
         )
         seats = [
             dict(s) for s in conn.execute("SELECT * FROM seats WHERE match_id = ?", (row["id"],))
@@ -268,7 +271,7 @@ def recording(db: Path, count: int = 200) -> None:
     match = {
         **{k: row[k] for k in ("game", "pool", "seed", "end_reason", "winner_seat", "turns",
                                 "rounds", "decisions", "started_at", "finished_at")},
-        "rules": json.loads(row["rules_json"]),
+        "rules": json.loads(row["rules"]),
     }  # fmt: skip
     for seat in seats:
         del seat["match_id"]

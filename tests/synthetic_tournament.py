@@ -16,7 +16,7 @@ from arena.results.ratings import RatingBook, pool_key
 from arena.results.store import compress_replay, open_store
 
 STAMP = "2026-01-01T00:00:00"
-EMPTY_REPLAY = compress_replay(b"").gzip
+EMPTY_REPLAY = compress_replay(b"").data
 
 
 def build(

@@ -17,9 +17,10 @@ from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.paths import replays_dir
 from arena.replays import text as replay_text
 from arena.replays.compact import expand
+from arena.replays.deflated import DamagedStreamError
 from arena.replays.files import read as read_replay
 from arena.replays.files import verify
-from arena.results.store import DamagedReplayError
+from arena.results.store import DamagedReplayError, Store
 from arena.scheduler import tournament as tournaments
 
 
@@ -80,13 +81,24 @@ def _replay_file(
         if store.match(ref) is None:
             raise ConfigError(f"{neither} in {store.path}")
         try:
-            data = expand(store.replay(ref))
+            data = _expanded(store, ref)
         except DamagedReplayError as exc:
             raise damaged(str(exc)) from None
     folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-replay-")))
     extracted = folder / f"{ref}.jsonl"
     extracted.write_bytes(data)
     return extracted
+
+
+def _expanded(store: Store, match_id: str) -> bytes:
+    """A recorded match's replay JSONL; a deflated replay whose stream is damaged is a damaged
+    stored replay, as a gzipped one is (the same message and exit status)."""
+    try:
+        return expand(store.replay(match_id))
+    except DamagedStreamError as exc:
+        raise DamagedReplayError(
+            f"the stored replay of match {match_id!r} is damaged: {exc.reason}"
+        ) from None
 
 
 @contextlib.contextmanager
@@ -114,7 +126,7 @@ def cmd_replay_export(args: argparse.Namespace) -> int:
     with open_db(args.db, read_only=True) as store:
         if store.match(args.match_id) is None:
             raise ConfigError(f"no recorded match {args.match_id!r}")
-        data = expand(store.replay(args.match_id))
+        data = _expanded(store, args.match_id)
     args.file.parent.mkdir(parents=True, exist_ok=True)
     args.file.write_bytes(data)
     print(f"wrote {args.file} ({len(data)} bytes)")

@@ -11,9 +11,12 @@ the game to put back what was dropped, and gives the replay's bytes exactly.
 
 :func:`compact` expands what it made before it returns it and keeps the original replay
 whenever the two differ (or the replay is not one it can re-play), so storing the compact form
-never changes a replay that is read back. A compact replay starts with :data:`MARKER`; any
-other bytes (a full replay, as every replay stored before compact ones was) are returned by
-:func:`expand` as they are.
+never changes a replay that is read back. A compact replay starts with :data:`MARKER`.
+
+:func:`deflate` is what the results database stores of a compact replay: its payload
+deflated with its game's preset dictionary (:mod:`arena.replays.deflated`), checked to read
+back as the same compact replay. :func:`expand` reads that too; any other bytes (a full
+replay, as every replay stored before compact ones was) are returned as they are.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 
 from arena.errors import ArenaError, ReplayError
 from arena.games.api import Game
+from arena.replays import deflated
 from arena.replays.files import apply_record, parse, start
 
 MARKER = b'{"format":"risk-arena-replay-compact","version":1}\n'
@@ -46,13 +50,35 @@ def compact(replay: bytes) -> bytes:
     return packed
 
 
-def expand(data: bytes) -> bytes:
-    """A stored replay's JSONL: a compact replay re-played to its full bytes, anything else
-    as it is. A damaged compact replay raises :class:`arena.errors.ReplayError`."""
-    if not data.startswith(MARKER):
-        return data
+def deflate(packed: bytes) -> bytes | None:
+    """A compact replay (:func:`compact`'s output) deflated with its game's newest preset
+    dictionary, or None when ``packed`` is no compact replay, its game has no dictionary, or
+    the deflated form would not read back as exactly ``packed``."""
+    if not packed.startswith(MARKER):
+        return None
     try:
-        return _unpack(json.loads(data[len(MARKER) :]))
+        payload = json.loads(packed[len(MARKER) :])
+        game = json.loads(payload["header"])["game"]
+    except (LookupError, TypeError, ValueError):
+        return None
+    data = deflated.deflate(payload, game) if isinstance(game, str) else None
+    if data is None or MARKER + _line(deflated.inflate(data)).encode() != packed:
+        return None
+    return data
+
+
+def expand(data: bytes) -> bytes:
+    """A stored replay's JSONL: a compact replay (deflated or not) re-played to its full
+    bytes, anything else as it is. A damaged compact replay raises
+    :class:`arena.errors.ReplayError`."""
+    try:
+        if deflated.is_deflated(data):
+            payload = deflated.inflate(data)
+        elif data.startswith(MARKER):
+            payload = json.loads(data[len(MARKER) :])
+        else:
+            return data
+        return _unpack(payload)
     except ArenaError:
         raise
     except (LookupError, TypeError, ValueError, AttributeError, StopIteration) as exc:

@@ -43,8 +43,8 @@ from arena.paths import logs_dir
 from arena.referee.host import BotHost
 from arena.referee.match import MatchSettings, Seat, run_match
 from arena.referee.seats import InProcessSeat, RemoteSeat
-from arena.replays.compact import compact
-from arena.results.store import compress_replay
+from arena.replays.compact import compact, deflate
+from arena.results.store import CompressedReplay, compress_replay
 from arena.sandbox.resources import raise_open_files_limit
 from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.sdk.bot import Bot
@@ -254,7 +254,9 @@ class WorkerHost:
         )
         times = (started, time.time())
         # the replay is compacted and compressed here, in parallel, not in the scheduler
-        stored = compress_replay(compact(replay))
+        packed = compact(replay)
+        deflated = deflate(packed)
+        stored = CompressedReplay(deflated) if deflated else compress_replay(packed)
         return MatchRecord.of(job, result, logs, times, stored, os.getpid())
 
     async def _settle(

@@ -17,6 +17,7 @@ import pytest
 from arena.catalog.entries import Entry, plan_entry
 from arena.games.classic.game import ClassicGame
 from arena.referee.match import TimeControl, play_match, run_match
+from arena.replays.compact import expand
 from arena.results.ratings import OrderedRater, RatingBook, ranks_from_result
 from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.scheduler.worker import WorkerHost
@@ -86,7 +87,7 @@ def test_a_bot_that_timed_out_starts_its_next_match_afresh(out, worker, monkeypa
     (out / "slow").unlink(missing_ok=True)
     second = worker.play(_job(1, seats, EASY))
     assert _statuses(second) == ["OK", "OK"], second
-    assert b"PROTOCOL" not in second.replay.decompressed()
+    assert b"PROTOCOL" not in expand(second.replay.decompressed())
     assert len(_pids(out)) == 2, "the sleeper's process was restarted for match 2"
     worker.close()  # SIGKILL ends a frozen process too
     assert_all_gone(_pids(out))

@@ -2,7 +2,9 @@
 recorded together with their rating changes in one transaction.
 
 A planned match is recorded exactly once, and only if its tournament's plan has it; a replay is
-stored gzipped (:func:`compress_replay`, which a worker may run so the scheduler need not).
+stored compressed, by a worker so the scheduler need not: a compact replay deflated with its
+game's preset dictionary (``arena.replays.compact.deflate``, which this layer does not read:
+:meth:`Matches.replay` gives it as stored), or else gzipped (:func:`compress_replay`).
 """
 
 from __future__ import annotations
@@ -52,10 +54,14 @@ _SEAT_OPTIONAL: dict[str, Any] = {
 }
 """A seat's ``log`` (its bot process's stderr log, if it ran as one) goes to ``seat_logs``."""
 _MATCH_COLUMNS = (
-    "m.id, m.tournament_id, m.plan_index, m.game, m.pool, m.seat_count, m.rules_json,"
+    "m.id, m.tournament_id, m.plan_index, m.game, m.pool, m.seat_count,"
+    " COALESCE(r.rules_json, m.rules_json) AS rules_json,"
     " m.out_order_json, m.seed,"
     " m.end_reason, m.winner_seat, m.turns, m.rounds, m.decisions, m.started_at, m.finished_at"
 )
+_MATCH_RULES = "LEFT JOIN match_rules r ON r.id = m.rules_id"
+"""What a query of :data:`_MATCH_COLUMNS` joins: a match's rules, stored once for all the
+matches that share them (matches recorded before keep theirs in ``rules_json``)."""
 
 
 REPLAY_GZIP_LEVEL = 6
@@ -63,21 +69,45 @@ REPLAY_GZIP_LEVEL = 6
 (compressing is most of what recording a match costs the scheduler)."""
 
 
+_ZLIB_PRESET_DICTIONARY = 0x20
+"""The FDICT bit of a zlib header's second byte."""
+
+
 @dataclass(frozen=True, slots=True)
 class CompressedReplay:
-    """A replay already gzipped (by a worker, so the scheduler need not), as stored."""
+    """A replay already compressed (by a worker, so the scheduler need not), as stored: gzip,
+    or a compact replay deflated with a preset dictionary."""
 
-    gzip: bytes
+    data: bytes
 
     def decompressed(self) -> bytes:
-        """The replay's JSONL."""
-        return gzip.decompress(self.gzip)
+        """The replay as :meth:`Matches.replay` gives it back."""
+        return _stored_replay(self.data)
 
 
 def compress_replay(replay_bytes: bytes) -> CompressedReplay:
     """A replay as the results database stores it (deterministic bytes: no timestamp)."""
     return CompressedReplay(
         gzip.compress(bytes(replay_bytes), compresslevel=REPLAY_GZIP_LEVEL, mtime=0)
+    )
+
+
+def _stored_replay(blob: bytes) -> bytes:
+    """A stored replay with its gzip undone; a zlib stream deflated with a preset dictionary
+    (a compact replay that ``arena.replays.compact.expand`` inflates) as it is."""
+    if _deflated_with_dictionary(blob):
+        return blob
+    return gzip.decompress(blob)
+
+
+def _deflated_with_dictionary(blob: bytes) -> bool:
+    """Whether ``blob`` has a zlib header naming a preset dictionary (a gzip file starts
+    with 0x1f 0x8b, which is none)."""
+    return (
+        len(blob) >= 6
+        and blob[0] & 0x0F == zlib.DEFLATED
+        and (blob[0] << 8 | blob[1]) % 31 == 0
+        and bool(blob[1] & _ZLIB_PRESET_DICTIONARY)
     )
 
 
@@ -111,6 +141,8 @@ class Matches(StoreConnection):
         with self._write(f"record match {match_id!r}") as db:
             _refuse_duplicate(db, match_row)
             _check_seat_versions(db, seat_rows)
+            match_row["rules_id"] = _rules_id(db, match_row.pop("rules_json"))
+            match_row["rules_json"] = ""  # the rules are in match_rules
             db.table("matches").insert(match_row)
             db.table("seats").insert_all(seat_rows)
             db.table("rating_history").insert_all(change_rows)
@@ -131,8 +163,8 @@ class Matches(StoreConnection):
 
     def _match_rows(self, where: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
         rows = self._rows(
-            f"SELECT {_MATCH_COLUMNS} FROM matches m LEFT JOIN tournaments t ON t.id = m.tournament_id"
-            f" {where} ORDER BY {RECORD_ORDER}",
+            f"SELECT {_MATCH_COLUMNS} FROM matches m {_MATCH_RULES}"
+            f" LEFT JOIN tournaments t ON t.id = m.tournament_id {where} ORDER BY {RECORD_ORDER}",
             params,
         )
         for row in rows:
@@ -142,12 +174,14 @@ class Matches(StoreConnection):
         return rows
 
     def replay(self, match_id: str) -> bytes:
-        """The match's replay JSONL, decompressed."""
+        """The match's replay as stored, gzip undone: its JSONL, a compact replay, or a compact
+        replay deflated with a preset dictionary (``arena.replays.compact.expand`` gives
+        the JSONL of each)."""
         row = self._one("SELECT replay FROM matches WHERE id = ?", (match_id,))
         if row is None:
             raise StoreError(f"no match {match_id!r}")
         try:
-            return gzip.decompress(row["replay"])
+            return _stored_replay(row["replay"])
         except (OSError, EOFError, zlib.error, TypeError) as exc:  # TypeError: not a blob
             raise DamagedReplayError(
                 f"the stored replay of match {match_id!r} is damaged: {exc}"
@@ -190,7 +224,8 @@ class Matches(StoreConnection):
 def _match_row(
     match: dict[str, Any], seats: list[dict[str, Any]], replay_bytes: bytes | CompressedReplay
 ) -> dict[str, Any]:
-    """The matches row: rules as JSON, seat count checked against the seats, replay gzipped."""
+    """The matches row: rules as JSON, seat count checked against the seats, replay
+    compressed."""
     row = checked_row("match", match, _MATCH_REQUIRED, _MATCH_OPTIONAL)
     if row["seat_count"] is not None and row["seat_count"] != len(seats):
         raise StoreError(
@@ -206,8 +241,15 @@ def _match_row(
     row["out_order_json"] = None if out_order is None else json.dumps(list(out_order))
     if not isinstance(replay_bytes, CompressedReplay):
         replay_bytes = compress_replay(replay_bytes)
-    row["replay"] = replay_bytes.gzip
+    row["replay"] = replay_bytes.data
     return row
+
+
+def _rules_id(db: Database, rules_json: str) -> int:
+    """The id of these rules in ``match_rules``, added the first time they are recorded."""
+    db.execute("INSERT OR IGNORE INTO match_rules (rules_json) VALUES (?)", (rules_json,))
+    found = db.execute("SELECT id FROM match_rules WHERE rules_json = ?", (rules_json,)).fetchone()
+    return int(found[0])
 
 
 def _child_row(

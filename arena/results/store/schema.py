@@ -211,3 +211,17 @@ def _pool_totals(db: Database) -> None:
     for statement in totals.SCHEMA:
         db.execute(statement)
     totals.rebuild(db)
+
+
+@MIGRATIONS(name="0008_match_rules")
+def _match_rules(db: Database) -> None:
+    """Each distinct rules of recorded matches stored once (a tournament's matches share
+    theirs): a match names them by ``rules_id`` and keeps ``rules_json`` empty (a column SQLite
+    cannot make nullable without copying the table); matches recorded before keep their own."""
+    db.execute(
+        """CREATE TABLE match_rules (
+            id INTEGER PRIMARY KEY,
+            rules_json TEXT NOT NULL UNIQUE
+        )"""
+    )
+    db.execute("ALTER TABLE matches ADD COLUMN rules_id INTEGER REFERENCES match_rules(id)")

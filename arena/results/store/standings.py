@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.results.store.connect import StoreConnection
 from arena.results.store.matches import _MATCH_COLUMNS as MATCH_COLUMNS
+from arena.results.store.matches import _MATCH_RULES as MATCH_RULES
 
 TournamentSeat = tuple[
     int,
@@ -83,7 +84,7 @@ class Standings(StoreConnection):
         """The tournament's matches from ``offset`` in plan order, at most ``limit`` of them,
         as :meth:`matches` gives them, each with its ``seats`` list."""
         rows = self._rows(
-            f"SELECT {MATCH_COLUMNS} FROM matches m WHERE m.tournament_id = ?"
+            f"SELECT {MATCH_COLUMNS} FROM matches m {MATCH_RULES} WHERE m.tournament_id = ?"
             " ORDER BY m.plan_index, m.started_at, m.rowid LIMIT ? OFFSET ?",
             (tournament_id, limit, offset),
         )
