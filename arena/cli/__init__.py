@@ -24,7 +24,7 @@ from typing import Any
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
 from arena import __version__, games
-from arena.cli import bots, info, match, remote, replay, tournament, versus, web
+from arena.cli import bots, info, ladder, match, remote, replay, tournament, versus, web
 from arena.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, check_numbers
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.paths import bot_folder_around, results_home
@@ -150,6 +150,7 @@ STARTS_BOTS = frozenset(
         match.cmd_match,
         tournament.cmd_tournament_run,
         tournament.cmd_tournament_resume,
+        ladder.cmd_finals,
         versus.cmd_versus,
         tournament.cmd_demo,
         bots.cmd_check_bot,
