@@ -1,13 +1,14 @@
 """The results store: one SQLite file holding bots, versions, tournaments, matches and ratings.
 
 The scheduler is the single writer; readers (leaderboard, CLI) may run alongside it because the
-file is in WAL mode. Results are never deleted: there are no delete methods. Ratings and their
+file is in WAL mode. Results are never deleted: no method deletes a bot, a version, a tournament
+or a match (removing an author deletes only their account and name claims). Ratings and their
 history are *derived* data (recomputable from matches and seats), so :meth:`Store.replace_ratings`
 is the one place that rewrites rows, and only to put a full recomputation in their place.
 
 One module per job: :mod:`.schema` (the tables, applied by :data:`MIGRATIONS`), :mod:`.connect`
 (opening, pragmas, transactions, errors a person can act on), and one module per table group:
-:mod:`.bots`, :mod:`.remote_bots`, :mod:`.serves` (``arena serve`` and its queue),
+:mod:`.authors`, :mod:`.bots`, :mod:`.remote_bots`, :mod:`.serves` (``arena serve`` and its queue),
 :mod:`.tournaments`, :mod:`.ladders` (a ladder's entries and decisions), :mod:`.matches`,
 :mod:`.seats`, :mod:`.ratings`, :mod:`.leaderboard` and :mod:`.standings` (a tournament's seats
 with their rating changes, its unrecorded plan).
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from sqlite_utils.migrations import Migrations
 
+from arena.results.store.authors import Authors
 from arena.results.store.bots import Bots
 from arena.results.store.connect import (
     DEFAULT_BUSY_TIMEOUT_MS,
@@ -85,6 +87,7 @@ __all__ = [
 
 
 class Store(
+    Authors,
     Bots,
     RemoteBots,
     Serves,

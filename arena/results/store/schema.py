@@ -225,3 +225,27 @@ def _match_rules(db: Database) -> None:
         )"""
     )
     db.execute("ALTER TABLE matches ADD COLUMN rules_id INTEGER REFERENCES match_rules(id)")
+
+
+@MIGRATIONS(name="0009_authors")
+def _authors(db: Database) -> None:
+    """The people who submit bots to a hosted arena: a hashed token each (shown once, as a
+    remote bot's), and which bot names each owns (a name is its first author's)."""
+    db.execute(
+        """CREATE TABLE authors (
+            name TEXT PRIMARY KEY,
+            token_hash TEXT UNIQUE,
+            created_at TEXT NOT NULL,
+            token_issued_at TEXT,
+            revoked_at TEXT,
+            disabled_at TEXT
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE author_bots (
+            bot TEXT PRIMARY KEY,
+            author TEXT NOT NULL REFERENCES authors(name),
+            claimed_at TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX author_bots_author ON author_bots(author)")
