@@ -58,6 +58,7 @@ from arena.scheduler.tournament import (
     default_workers,
     enter_bots,
     register,
+    registered_bots,
 )
 from arena.seeds import new_seed
 
@@ -464,7 +465,8 @@ class LadderRunner(Runner):
         return joined, left
 
     def _new_versions(self, active: list[str]) -> dict[str, Entry]:
-        """Active versions whose bot now has another version: old id -> the new entry.
+        """Active versions whose bot now has another version: old id -> the new entry (the
+        folder its name is registered for, edited or another one; a remote bot's new label).
 
         Folders are hashed at most every :data:`SCAN_SECONDS`; when this is noticed does not
         matter to a resume, because the change is stored at the index where it took effect.
@@ -473,6 +475,7 @@ class LadderRunner(Runner):
         if self._scanned and now - self._scanned < SCAN_SECONDS:
             return {}
         self._scanned = now
+        registered = registered_bots(self.store)
         found: dict[str, Entry] = {}
         for version in active:
             entry = self.roster[version]["entry"]
@@ -481,11 +484,13 @@ class LadderRunner(Runner):
                 if current is not None and current["version_id"] != version:
                     found[version] = current
                 continue
-            folder = Path(entry["path"])
+            # Where the bot's name points now: its folder edited, or repointed elsewhere
+            # (`arena bots add --replace`, an accepted submission).
+            folder = registered.get(entry["name"], Path(entry["path"]))
             try:
                 spec = read_spec(folder)
                 if version_id(spec) != version:
-                    new = register(self.store, spec)
+                    new = register(self.store, spec, replace=True)
                     if new["label"] == entry["label"]:
                         new["label"] = f"{new['label']} ({new['version_id'][:8]})"
                     found[version] = new

@@ -385,6 +385,41 @@ def test_a_new_version_keeps_its_predecessors_mu_with_the_prior_sigma(
     assert_rebuild_keeps_ratings(capsys, db)
 
 
+def test_a_bot_repointed_to_another_folder_enters_its_new_version(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """``arena bots add --replace`` points the name at another folder: the ladder takes the
+    version there as the bot's new version."""
+    first, second = tmp_path / "v1" / "mine", tmp_path / "v2" / "mine"
+    shutil.copytree(Path("bots/random"), first)
+    toml = first / "bot.toml"
+    toml.write_text(toml.read_text().replace('name = "random"', 'name = "mine"'))
+    db = tmp_path / "a.db"
+    ok(capsys, *ladder(db, "--seats", "2", "--matches", "8", bots=(str(first), *FIVE[1:3])))
+    tournament_id = only_tournament(db)
+    shutil.copytree(first, second)
+    (second / "bot.py").write_text((second / "bot.py").read_text() + "\n# version 2\n")
+    ok(capsys, "bots", "add", "--replace", str(second), "--db", str(db))
+    ok(
+        capsys,
+        "tournament",
+        "resume",
+        tournament_id,
+        "--matches",
+        "16",
+        "--no-progress",
+        "--db",
+        str(db),
+    )
+    mine = sorted(
+        (row for row in entries(db, tournament_id).values() if row["bot"] == "mine"),
+        key=lambda row: row["joined_index"],
+    )
+    assert [row["leave_reason"] for row in mine] == ["replaced", None]
+    assert mine[1]["entry"]["path"] == str(second.resolve())
+    assert any(mine[1]["version_id"] in seats for _, seats, _, _ in played(db, tournament_id))
+
+
 CRASHER = """\
 name = "crasher"
 version = "1.0"
