@@ -229,7 +229,9 @@ class _Writer:
         if size > limits.member_bytes:
             self.refuse(member, f"{size:,} bytes, more than the {limits.member_bytes:,} allowed")
         if self.written + size > limits.unpacked_bytes:
-            self.refuse(member, f"the files would unpack to more than {limits.unpacked_bytes:,}")
+            self.refuse(
+                member, f"the files would unpack to more than {limits.unpacked_bytes:,} bytes"
+            )
         self._make_folders(path.parent)
         self.kinds[path] = "file"
         target = self.root.joinpath(*path.parts)
