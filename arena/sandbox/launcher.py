@@ -20,12 +20,14 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
 from arena.keys import KEY_ENV
 from arena.sandbox.bubblewrap import SANDBOX_PATHS_ENV, bwrap_argv
+from arena.sandbox.cpu_time import cgroup_cpu_seconds, tree_cpu_seconds
 from arena.sandbox.isolation import ISOLATION_ENV, SEAT_UIDS_ENV, Isolation
 from arena.sandbox.seat_users import SeatUser, kill_all_async
 
@@ -160,6 +162,7 @@ class BotProcess:
         log_task: asyncio.Task[None],
         home: Path | None = None,
         user: SeatUser | None = None,
+        cgroup: Path | None = None,
     ):
         self.process = process
         self.log_path = log_path
@@ -168,6 +171,8 @@ class BotProcess:
         """The process's private HOME and TMPDIR (removed once it is killed)."""
         self.user = user
         """The seat user it runs as (every process of that uid is killed with it)."""
+        self.cgroup = cgroup
+        """The cgroup its tree runs in (removed once it is killed), where CPU fairness is on."""
         self._ending: asyncio.Future[None] | None = None
 
     @property
@@ -219,6 +224,24 @@ class BotProcess:
             await asyncio.wait_for(self._log_task, 2)
         if self.home is not None:
             shutil.rmtree(self.home, ignore_errors=True)
+
+
+def cpu_seconds(processes: Sequence[BotProcess | None]) -> list[float | None]:
+    """CPU seconds each process's tree has used so far (its cgroup's count where it has one,
+    else the kernel's per-process counts in ``/proc``, all read in one pass); None for no
+    process, or one that is gone."""
+    by_tree = tree_cpu_seconds(
+        p.pid for p in processes if p is not None and p.cgroup is None and not p.exited
+    )
+    used: list[float | None] = []
+    for process in processes:
+        if process is None:
+            used.append(None)
+        elif process.cgroup is not None:
+            used.append(cgroup_cpu_seconds(process.cgroup))
+        else:
+            used.append(None if process.exited else by_tree.get(process.pid))
+    return used
 
 
 def open_to_others(path: Path) -> str | None:
