@@ -292,7 +292,6 @@ def leaderboard_csv(board: dict[str, Any]) -> str:
         "think_ms_p99_p95",
         "flagged",
         "fault_rate",
-        "cpu_s_per_match",
     ]
     writer.writerow(head)
     for row in board["rows"]:
@@ -314,7 +313,6 @@ def leaderboard_csv(board: dict[str, Any]) -> str:
                 row["think_ms_p99_p95"],
                 row.get("flagged", False),
                 row.get("fault_rate"),
-                row.get("cpu_s_per_match"),
             ]
         )
     return out.getvalue()
