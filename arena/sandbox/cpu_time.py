@@ -74,6 +74,8 @@ def tree_cpu_seconds(roots: Iterable[int], proc: Path = PROC) -> dict[int, float
     """CPU seconds used so far by each root's tree (its descendants and its session's
     processes), from one pass over ``proc``; a root that is gone has no entry."""
     wanted = set(roots)
+    if not wanted:  # in-process seats only: nothing to read
+        return {}
     stats = {s.pid: s for s in _stats(proc)}
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     children: dict[int, list[int]] = {}
