@@ -25,7 +25,8 @@ STATUSES = ("OK", "OK", "OK", "OK", "TIMEOUT", "CRASH", "ILLEGAL")
 def recomputed_board(store: Store, pool: str) -> list[dict[str, Any]]:
     """The pool's board computed from every seat, as the leaderboard always defined it."""
     seats = store._rows(
-        "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99, v.bot, v.label"
+        "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99, s.cpu_s, v.bot,"
+        " v.label"
         " FROM seats s JOIN matches m ON m.id = s.match_id JOIN versions v ON v.id = s.version_id"
         " WHERE m.pool = ?",
         (pool,),
@@ -43,6 +44,7 @@ def recomputed_board(store: Store, pool: str) -> list[dict[str, Any]]:
         p50s = sorted(s["think_ms_p50"] for s in played if s["think_ms_p50"] is not None)
         p99s = sorted(s["think_ms_p99"] for s in played if s["think_ms_p99"] is not None)
         tail = p99s[max(0, math.ceil(0.95 * len(p99s)) - 1)] if p99s else None
+        cpu = [s["cpu_s"] for s in played if s["cpu_s"] is not None]
         rating = ratings.get(vid, {})
         rows.append(
             {
@@ -59,6 +61,7 @@ def recomputed_board(store: Store, pool: str) -> list[dict[str, Any]]:
                 "think_ms_p50": statistics.median(p50s) if p50s else None,
                 "think_ms_p99_p95": tail,
                 "think_ms_p99": tail,
+                "cpu_s_per_match": statistics.fmean(cpu) if cpu else None,
             }
         )
     rated = [r for r in rows if r["mu"] is not None]

@@ -22,6 +22,7 @@ from arena.keys import KEY_ENV, KEY_FILE
 from arena.paths import results_home, temporary_results_home
 from arena.referee.host import BotHost
 from arena.referee.match import TimeControl
+from arena.sandbox import cgroups
 from arena.sandbox.isolation import NAMESPACES, USERS, Isolation, detect
 from arena.sandbox.launcher import Limits, reachable_by_others
 
@@ -166,9 +167,25 @@ async def _trial(isolation: Isolation) -> Check:
     )
 
 
+def fairness_check() -> Check:
+    """Whether each bot process runs in a cgroup of its own with a CPU and memory limit
+    (:mod:`arena.sandbox.cgroups`): off, a bot burning CPU can slow its opponents."""
+    fair = cgroups.fairness()
+    if fair.active:
+        why = f"{fair.why}: cpu.max {cgroups.CPU_MAX!r} (one core) and memory.max each"
+        return Check("cpu fairness", ON, why)
+    return Check("cpu fairness", OFF, f"{fair.why}; CPU seconds are still measured per seat")
+
+
+def fairness_line() -> str:
+    """``arena serve``'s start-up words on CPU fairness."""
+    return cgroups.fairness().line()
+
+
 def diagnose(trial: bool = True) -> list[Check]:
     """Every check, in the order shown."""
     isolation, checks = _layers()
+    checks.append(fairness_check())
     if isolation is not None:
         checks += _consequences(isolation)
     checks += _results(isolation)

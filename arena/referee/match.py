@@ -28,9 +28,10 @@ from arena.errors import ArenaError, IllegalActionError
 from arena.games.api import Decision, Game
 from arena.keys import bot_seed
 from arena.referee.messages import Ask, End, Reply, Result, Start
-from arena.referee.seats import InProcessSeat
+from arena.referee.seats import InProcessSeat, seats_cpu_seconds
 from arena.replays.files import ReplayWriter
 from arena.replays.records import Answer, DecisionRecord, Record, ReplayHeader, ResultRecord
+from arena.sandbox.cpu_time import used_between
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
 
@@ -129,6 +130,9 @@ class SeatResult:
     strikes: int = 0
     detail: str = ""
     think_ms: list[float] = field(default_factory=list)
+    cpu_s: float | None = None
+    """CPU seconds its bot process (tree) used during the match, from the kernel; None for
+    an in-process bot or one whose process was gone by the end."""
 
     def think_percentile(self, q: float) -> float | None:
         """Think time percentile in ms (q in 0..100), or None without decisions."""
@@ -158,6 +162,7 @@ class SeatResult:
             "decisions": len(self.think_ms),
             "think_ms_p50": None if p50 is None else round(p50, 3),
             "think_ms_p99": None if p99 is None else round(p99, 3),
+            "cpu_s": self.cpu_s,
         }
 
 
@@ -354,6 +359,7 @@ class MatchRunner:
         game = self.game
         if self.replay_path is not None:
             self.writer = ReplayWriter(self.replay_path, self._header())
+        cpu_before = seats_cpu_seconds(self.seats)
         try:
             await self._start_seats()
             while self.pending is not None:
@@ -378,6 +384,9 @@ class MatchRunner:
                 last["rounds"] = progress["rounds"]
             self.record(last)
             await self._end_seats(outcome.end_reason, outcome.winner)
+            cpu_after = seats_cpu_seconds(self.seats)
+            for r, before, after in zip(self.results, cpu_before, cpu_after, strict=True):
+                r.cpu_s = used_between(before, after)
         finally:
             if self.writer is not None:
                 self.writer.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.errors import ArenaError
@@ -20,7 +20,7 @@ from arena.protocol import envelope
 from arena.protocol._pb.riskarena.v1 import arena_pb2 as pb
 from arena.referee.messages import Ask, End, Reply, Result, Start
 from arena.referee.server import Closed, Session
-from arena.sandbox.launcher import BotProcess
+from arena.sandbox.launcher import BotProcess, cpu_seconds
 from arena.sdk import wire
 from arena.sdk.bot import Bot, MatchInfo, Request
 
@@ -34,6 +34,14 @@ EXIT_WAIT = 5.0
 (or a clean disconnect with code 0), a process still running after this a disconnect. Generous
 so that a crash is still told from a disconnect on a loaded machine; it costs this much only
 once, when a bot that closed its stream but kept running forfeits."""
+
+
+def seats_cpu_seconds(seats: Sequence[object]) -> list[float | None]:
+    """CPU seconds each seat's bot process has used so far (sampled at a match's start and
+    end: the difference is the match's). None for a seat with no process of its own: an
+    in-process bot (its CPU is the worker's, not told apart), a remote bot that dialled in,
+    an absent seat."""
+    return cpu_seconds([s.process if isinstance(s, RemoteSeat) else None for s in seats])
 
 
 def read_answer(

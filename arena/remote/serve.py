@@ -33,6 +33,7 @@ import grpc
 from arena.catalog.entries import Entry
 from arena.catalog.remote import is_remote
 from arena.errors import ArenaError, BotError, ConfigError
+from arena.referee.doctor import fairness_line
 from arena.referee.match import Seat
 from arena.referee.server import start_server
 from arena.remote.lobby import Lobby, LobbySeat
@@ -302,6 +303,7 @@ def serve(db: Path, address: str, credentials: grpc.ServerCredentials | None) ->
     running = Serve(db, address, credentials)
     tls = " over TLS" if credentials is not None else ""
     print(f"arena serve: listening on {running.target}{tls} for {db}", flush=True)
+    print(f"arena serve: {fairness_line()}", flush=True)
     try:
         running.run()
     except KeyboardInterrupt:

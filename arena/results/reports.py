@@ -118,6 +118,7 @@ def board_of(
                 "think_ms_p50": row["think_ms_p50"],
                 "think_ms_p99_p95": row["think_ms_p99_p95"],
                 "think_ms_p99": row["think_ms_p99"],  # the older name of think_ms_p99_p95
+                "cpu_s_per_match": row["cpu_s_per_match"],
                 **flag_keys(records or {}, row["version_id"]),
             }
         )
@@ -181,6 +182,10 @@ def _think(row: dict[str, Any]) -> str:
     return f"{_num(row['think_ms_p50'])}/{_num(row['think_ms_p99_p95'])}"
 
 
+def _cpu(row: dict[str, Any]) -> str:
+    return _num(row.get("cpu_s_per_match"))
+
+
 Cell = Callable[[dict[str, Any]], str]
 Column = tuple[str, JustifyMethod, Cell]  # header, justification, cell text
 
@@ -197,9 +202,11 @@ _COLUMNS: dict[str, Column] = {
     "place": ("avg place", "right", lambda r: _num(r["avg_place"])),
     "faults": ("faults", "left", _faults_text),
     "think": ("think ms", "right", _think),
+    "cpu": ("cpu s", "right", _cpu),
 }
 
 _NARROWER: tuple[tuple[str, Cell | None], ...] = (
+    ("cpu", None),
     ("think", None),
     ("version", lambda r: str(r["version"])),
     ("sigma", None),
@@ -224,6 +231,8 @@ def _leaderboard_table(board: dict[str, Any], columns: dict[str, Column]) -> Tab
     notes = ["ranked by μ−3σ"]
     if "think" in columns:
         notes.append("think ms: median of per-match p50 / 95th percentile of per-match p99")
+    if "cpu" in columns:
+        notes.append("cpu s: mean CPU seconds of its bot process per match (- in-process)")
     if "faults" in columns and columns["faults"][2] is _faults_total:
         notes.append("faults: forfeited seats")
     flag_note = _flag_note(board)

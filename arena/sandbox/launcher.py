@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import logging
 import os
 import shlex
 import shutil
@@ -20,14 +21,19 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
 from arena.keys import KEY_ENV
+from arena.sandbox import cgroups
 from arena.sandbox.bubblewrap import SANDBOX_PATHS_ENV, bwrap_argv
+from arena.sandbox.cpu_time import cgroup_cpu_seconds, tree_cpu_seconds
 from arena.sandbox.isolation import ISOLATION_ENV, SEAT_UIDS_ENV, Isolation
 from arena.sandbox.seat_users import SeatUser, kill_all_async
+
+log = logging.getLogger(__name__)
 
 LOG_CAP_BYTES = 1 << 20
 """Most bytes of a bot's stderr kept per log file."""
@@ -88,6 +94,13 @@ for which, value in zip(
         except (ValueError, OSError):
             pass
 resource.setrlimit(resource.RLIMIT_CORE, (int(sys.argv[5]),) * 2)
+if sys.argv[8]:  # the seat's cgroup: joined before the bot starts, so all it runs is in it
+    try:
+        with open(sys.argv[8] + "/cgroup.procs", "w") as procs:
+            procs.write(str(os.getpid()))
+    except OSError as exc:
+        sys.stderr.write(f"cannot join the seat's cgroup {sys.argv[8]}: {exc.strerror}\\n")
+        os._exit(126)
 uid = int(sys.argv[7])
 if uid:
     os.setgroups([])
@@ -101,13 +114,13 @@ if sys.platform.startswith("linux"):
     if os.getppid() != int(sys.argv[6]):
         os._exit(1)  # the referee is already gone
 try:
-    os.execvp(sys.argv[8], sys.argv[8:])
+    os.execvp(sys.argv[9], sys.argv[9:])
 except OSError as exc:
-    sys.stderr.write(f"cannot start {sys.argv[8]}: {exc.strerror}\\n")
+    sys.stderr.write(f"cannot start {sys.argv[9]}: {exc.strerror}\\n")
     os._exit(127)
 """
-"""Runs in the child before the bot's command: limits, the seat user (when there is one and
-no sandbox switches to it), the parent-death signal (set after the switch, which clears
+"""Runs in the child before the bot's command: limits, the seat's cgroup (where CPU fairness
+is on), the seat user (when there is one and no sandbox switches to it), the parent-death signal (set after the switch, which clears
 it), then exec.
 
 The limits used to be set by a ``preexec_fn``, but that makes Python fork without exec in a
@@ -117,7 +130,9 @@ and only this small interpreter sets the limits.
 """
 
 
-def _trampoline(argv: list[str], limits: Limits, uid: int | None) -> list[str]:
+def _trampoline(
+    argv: list[str], limits: Limits, uid: int | None, cgroup: Path | None = None
+) -> list[str]:
     values = (
         limits.memory_mb * 1024 * 1024,
         limits.cpu_seconds,
@@ -126,7 +141,8 @@ def _trampoline(argv: list[str], limits: Limits, uid: int | None) -> list[str]:
         limits.core_bytes,
     )
     head = [sys.executable, "-I", "-S", "-c", _TRAMPOLINE]
-    return [*head, *map(str, values), str(os.getpid()), str(uid or 0), *argv]
+    joined = str(cgroup) if cgroup is not None else ""
+    return [*head, *map(str, values), str(os.getpid()), str(uid or 0), joined, *argv]
 
 
 def program_path(program: str, cwd: Path, path_env: str) -> Path | None:
@@ -160,6 +176,7 @@ class BotProcess:
         log_task: asyncio.Task[None],
         home: Path | None = None,
         user: SeatUser | None = None,
+        cgroup: Path | None = None,
     ):
         self.process = process
         self.log_path = log_path
@@ -168,6 +185,8 @@ class BotProcess:
         """The process's private HOME and TMPDIR (removed once it is killed)."""
         self.user = user
         """The seat user it runs as (every process of that uid is killed with it)."""
+        self.cgroup = cgroup
+        """The cgroup its tree runs in (removed once it is killed), where CPU fairness is on."""
         self._ending: asyncio.Future[None] | None = None
 
     @property
@@ -208,6 +227,9 @@ class BotProcess:
                     os.killpg(self.process.pid, signal.SIGKILL)
                 break
         await self.wait_exit(5)
+        # whatever of its tree is left (if it has a cgroup), and the cgroup itself
+        if self.cgroup is not None and not await cgroups.remove(self.cgroup):
+            log.warning("the cgroup %s could not be removed", self.cgroup)
         user, self.user = self.user, None
         if user is not None:
             try:
@@ -219,6 +241,24 @@ class BotProcess:
             await asyncio.wait_for(self._log_task, 2)
         if self.home is not None:
             shutil.rmtree(self.home, ignore_errors=True)
+
+
+def cpu_seconds(processes: Sequence[BotProcess | None]) -> list[float | None]:
+    """CPU seconds each process's tree has used so far (its cgroup's count where it has one,
+    else the kernel's per-process counts in ``/proc``, all read in one pass); None for no
+    process, or one that is gone."""
+    by_tree = tree_cpu_seconds(
+        p.pid for p in processes if p is not None and p.cgroup is None and not p.exited
+    )
+    used: list[float | None] = []
+    for process in processes:
+        if process is None:
+            used.append(None)
+        elif process.cgroup is not None:
+            used.append(cgroup_cpu_seconds(process.cgroup))
+        else:
+            used.append(None if process.exited else by_tree.get(process.pid))
+    return used
 
 
 def open_to_others(path: Path) -> str | None:
@@ -268,20 +308,40 @@ async def launch(
     """
     log_path.parent.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+    cgroup = _seat_cgroup(limits)
     stderr, stderr_end = os.pipe()
     try:
         try:
-            child = _start(argv, cwd, env, limits, home, isolation, user, socket_dir, stderr_end)
+            child = _start(
+                argv, cwd, env, limits, home, isolation, user, socket_dir, stderr_end, cgroup
+            )
         finally:
             os.close(stderr_end)  # the bot's copy is its own: the log ends when it closes
     except BaseException:
         os.close(stderr)
         shutil.rmtree(home, ignore_errors=True)
+        if cgroup is not None:
+            with contextlib.suppress(OSError):
+                cgroup.rmdir()  # nothing started in it
         if user is not None:
             user.release()
         raise
     task = asyncio.create_task(_copy_capped(stderr, log_path))
-    return BotProcess(child, log_path, task, home, user)
+    return BotProcess(child, log_path, task, home, user, cgroup)
+
+
+def _seat_cgroup(limits: Limits) -> Path | None:
+    """A new cgroup for a bot process where CPU fairness is on (:mod:`.cgroups`); None where
+    it is off, or (said in the log) when this one cannot be made: the bot then runs as it
+    would without, its CPU still measured from ``/proc``."""
+    fair = cgroups.fairness()
+    if not fair.active or fair.base is None:
+        return None
+    try:
+        return cgroups.create(fair.base, cgroups.CPU_MAX, limits.memory_mb)
+    except OSError as exc:
+        log.warning("a bot process runs without a cgroup: %s", exc)
+        return None
 
 
 def _start(
@@ -294,8 +354,9 @@ def _start(
     user: SeatUser | None,
     socket_dir: Path | None,
     stderr: int,
+    cgroup: Path | None = None,
 ) -> Child:
-    """The started process, its stderr on the pipe end ``stderr``."""
+    """The started process, its stderr on the pipe end ``stderr``, in ``cgroup`` if given."""
     full_env = bot_env(dict(os.environ), env, home)
     path_env = full_env.get("PATH", os.defpath)
     why = cannot_execute(argv[0], cwd, path_env)
@@ -312,7 +373,7 @@ def _start(
         if uid is not None:
             os.chown(home, uid, uid)
         popen = subprocess.Popen(
-            _trampoline(command, limits, None if bwrap is not None else uid),
+            _trampoline(command, limits, None if bwrap is not None else uid, cgroup),
             cwd=str(cwd),
             env=full_env,
             stdin=subprocess.DEVNULL,

@@ -37,7 +37,7 @@ class MatchSpec:
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """One seat's line: its place and status, and how long its bot thought."""
+    """One seat's line: its place and status, how long its bot thought and the CPU it used."""
 
     seat: int
     bot: str
@@ -50,6 +50,9 @@ class SeatRecord:
     think_ms_p99: float | None
     log: str | None
     """The bot process's stderr log (None for a seat that played in-process)."""
+    cpu_s: float | None = None
+    """CPU seconds its bot process (tree) used during the match, from the kernel (None for a
+    seat that played in-process: its CPU is the worker's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,7 @@ class MatchRecord:
                     think_ms_p50=timing["think_ms_p50"],
                     think_ms_p99=timing["think_ms_p99"],
                     log=log,
+                    cpu_s=timing["cpu_s"],
                 )
             )
         return cls(

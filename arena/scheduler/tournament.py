@@ -835,6 +835,7 @@ class Runner:
                     "strikes": s.strikes,
                     "think_ms_p50": s.think_ms_p50,
                     "think_ms_p99": s.think_ms_p99,
+                    "cpu_s": s.cpu_s,
                     "log": s.log,
                 }
                 for s in outcome.seats

@@ -79,6 +79,7 @@ def _seats(
                 "strikes": strikes[n] if n < len(strikes) else None,
                 "think_ms_p50": _percentile(think.get(n, []), 50),
                 "think_ms_p99": _percentile(think.get(n, []), 99),
+                "cpu_s": None,  # measured by the referee, not kept in a replay
             }
         )
     return found

@@ -14,8 +14,8 @@ from arena.results.store.connect import StoreConnection
 from arena.results.store.rows import RECORD_ORDER
 from arena.results.store.totals import TOTALS_COLUMNS
 
-PlayedSeat = tuple[str, int, str, float | None, float | None]
-"""A seat of a leaderboard: version id, place, status, think p50 and p99."""
+PlayedSeat = tuple[str, int, str, float | None, float | None, float | None]
+"""A seat of a leaderboard: version id, place, status, think p50 and p99, CPU seconds."""
 
 
 class Leaderboard(StoreConnection):
@@ -34,6 +34,8 @@ class Leaderboard(StoreConnection):
         decision); ``think_ms_p99_p95`` (also under its older name ``think_ms_p99``) is the
         nearest-rank 95th percentile of per-match p99s, so one freak match among many does not
         define the tail, while with fewer than 20 matches it is simply the worst p99 seen.
+        ``cpu_s_per_match`` is the mean CPU seconds its bot process used per match, over the
+        matches that measured it (None when none did: in-process seats).
 
         A pool's board reads its per-version totals (:mod:`.totals`, kept by every recorded
         match): one row per version, however many matches the pool has. A tournament's board
@@ -42,7 +44,7 @@ class Leaderboard(StoreConnection):
         if tournament_id is None:
             return self._pool_rows(pool)
         seats = self._tuples(
-            "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99"
+            "SELECT s.version_id, s.place, s.status, s.think_ms_p50, s.think_ms_p99, s.cpu_s"
             " FROM seats s JOIN matches m ON m.id = s.match_id"
             " WHERE m.pool = ? AND m.tournament_id = ?",
             (pool, tournament_id),
@@ -67,8 +69,9 @@ class Leaderboard(StoreConnection):
         """The pool's board from its totals and current ratings."""
         found = self._rows(
             "SELECT v.id, v.bot, v.label, r.mu, r.sigma, r.games,"
-            f" {', '.join('p.' + c for c in TOTALS_COLUMNS)}"
+            f" {', '.join('p.' + c for c in TOTALS_COLUMNS)}, c.cpu_s_sum, c.cpu_count"
             " FROM pool_versions p JOIN versions v ON v.id = p.version_id"
+            " LEFT JOIN pool_cpu c ON c.pool_version = p.id"
             " LEFT JOIN ratings r ON r.pool = p.pool AND r.version_id = p.version_id"
             " WHERE p.pool = ?",
             (pool,),
@@ -134,12 +137,13 @@ def _nearest_rank(values: list[float], q: float) -> float:
 
 def _leaderboard_row(info: dict[str, Any], played: list[PlayedSeat]) -> dict[str, Any]:
     faults: dict[str, int] = {}
-    for _, _, status, _, _ in played:
+    for _, _, status, _, _, _ in played:
         if status != "OK":
             faults[status] = faults.get(status, 0) + 1
     p50s = [s[3] for s in played if s[3] is not None]
     p99s = [s[4] for s in played if s[4] is not None]
     tail = _nearest_rank(p99s, 0.95) if p99s else None
+    cpu = [s[5] for s in played if s[5] is not None]
     return {
         "bot": info["bot"],
         "label": info["label"],
@@ -154,6 +158,7 @@ def _leaderboard_row(info: dict[str, Any], played: list[PlayedSeat]) -> dict[str
         "think_ms_p50": statistics.median(p50s) if p50s else None,
         "think_ms_p99_p95": tail,
         "think_ms_p99": tail,  # the older name of the same figure
+        "cpu_s_per_match": statistics.fmean(cpu) if cpu else None,
     }
 
 
@@ -175,6 +180,7 @@ def _totals_row(row: dict[str, Any]) -> dict[str, Any]:
         "think_ms_p50": row["think_ms_p50"],
         "think_ms_p99_p95": tail,
         "think_ms_p99": tail,  # the older name of the same figure
+        "cpu_s_per_match": row["cpu_s_sum"] / row["cpu_count"] if row["cpu_count"] else None,
     }
 
 

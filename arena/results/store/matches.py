@@ -50,6 +50,7 @@ _SEAT_OPTIONAL: dict[str, Any] = {
     "strikes": 0,
     "think_ms_p50": None,
     "think_ms_p99": None,
+    "cpu_s": None,
     "log": None,
 }
 """A seat's ``log`` (its bot process's stderr log, if it ran as one) goes to ``seat_logs``."""

@@ -249,3 +249,12 @@ def _authors(db: Database) -> None:
         )"""
     )
     db.execute("CREATE INDEX author_bots_author ON author_bots(author)")
+
+
+@MIGRATIONS(name="0010_seat_cpu")
+def _seat_cpu(db: Database) -> None:
+    """The CPU seconds each seat's bot process used in its match (none for an in-process
+    seat, nor for matches recorded before), and their sum and count per (pool, version) for
+    the leaderboard's mean."""
+    db.execute("ALTER TABLE seats ADD COLUMN cpu_s REAL")
+    db.execute(totals.CPU_SCHEMA)

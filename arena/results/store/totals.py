@@ -78,6 +78,14 @@ SCHEMA = (
 """The tables, created by migration ``0007_pool_totals``. ``leaderboard_revision`` moves on
 every write that can change a leaderboard (a match recorded, ratings rebuilt), so a reader
 can keep a board until it does (no row yet: revision 0)."""
+CPU_SCHEMA = """CREATE TABLE pool_cpu (
+    pool_version INTEGER PRIMARY KEY REFERENCES pool_versions(id),
+    cpu_s_sum REAL NOT NULL,
+    cpu_count INTEGER NOT NULL
+)"""
+"""The table migration ``0010_seat_cpu`` adds: per (pool, version), the sum of its seats'
+CPU seconds and how many seats had a figure (an in-process seat has none), for a per-match
+mean. A table of its own, so the tables of ``0007_pool_totals`` stay as they were made."""
 
 
 def rank_of_median(count: int) -> int:
@@ -211,6 +219,15 @@ def _add_seats(db: Database, pool: str, version_id: str, played: list[Mapping[st
             median = _median(lower, p50)
         if seat.get("think_ms_p99") is not None:
             tail = _insert(upper, p99, float(seat["think_ms_p99"]), rank_of_p95(p99.count + 1))
+    cpu = [float(s["cpu_s"]) for s in played if s.get("cpu_s") is not None]
+    if cpu:
+        db.execute(
+            "INSERT INTO pool_cpu (pool_version, cpu_s_sum, cpu_count) VALUES (?, ?, ?)"
+            " ON CONFLICT (pool_version) DO UPDATE SET"
+            " cpu_s_sum = cpu_s_sum + excluded.cpu_s_sum,"
+            " cpu_count = cpu_count + excluded.cpu_count",
+            (key, sum(cpu), len(cpu)),
+        )
     db.execute(
         "UPDATE pool_versions SET seats = ?, wins = ?, place_sum = ?, faults_json = ?,"
         " matches = ?, faulted_matches = ?, p50_count = ?, p50_at = ?, p50_below = ?,"
@@ -241,6 +258,9 @@ def rebuild(db: Database) -> None:
     or on its own): counts in one grouped query, the histograms in another, and each
     version's cursors by walking its histogram once. The caller moves the revision
     (:func:`bump_revision`) if readers may hold boards."""
+    cpu = db["pool_cpu"].exists()  # not yet while migration 0007 rebuilds
+    if cpu:
+        db.execute("DELETE FROM pool_cpu")
     db.execute("DELETE FROM think_times")
     db.execute("DELETE FROM pool_versions")
     db.execute(
@@ -267,6 +287,14 @@ def rebuild(db: Database) -> None:
             " JOIN matches m ON m.id = s.match_id"
             " JOIN pool_versions p ON p.pool = m.pool AND p.version_id = s.version_id"
             f" WHERE s.{column} IS NOT NULL GROUP BY p.id, s.{column}"
+        )
+    if cpu:
+        db.execute(
+            "INSERT INTO pool_cpu (pool_version, cpu_s_sum, cpu_count)"
+            " SELECT p.id, SUM(s.cpu_s), COUNT(s.cpu_s) FROM seats s"
+            " JOIN matches m ON m.id = s.match_id"
+            " JOIN pool_versions p ON p.pool = m.pool AND p.version_id = s.version_id"
+            " WHERE s.cpu_s IS NOT NULL GROUP BY p.id"
         )
     for key, p50_count, p99_count in db.execute(
         "SELECT id, p50_count, p99_count FROM pool_versions"
