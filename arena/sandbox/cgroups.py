@@ -23,6 +23,8 @@ import functools
 import itertools
 import os
 import signal
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,13 +103,40 @@ def detect(root: Path = ROOT) -> Fairness:
         trial.mkdir(exist_ok=True)
         try:
             for name in ("cpu.max", "memory.max", "cgroup.procs"):
-                if not (trial / name).exists():
+                if not (trial / name).exists():  # the kernel makes them in a real cgroup
                     return Fairness(False, f"a cgroup made in {base} has no {name}")
+            (trial / "cpu.max").write_text(CPU_MAX)
+            why = _trial_join(trial)
         finally:
             trial.rmdir()
     except OSError as exc:
         return Fairness(False, f"cannot make a cgroup in {base}: {exc.strerror}")
+    if why is not None:
+        return Fairness(False, why)
     return Fairness(True, f"each bot process in a cgroup of its own under {base}", base)
+
+
+_JOIN = "import os, sys; open(sys.argv[1] + '/cgroup.procs', 'w').write(str(os.getpid()))"
+
+
+def _trial_join(trial: Path) -> str | None:
+    """Why a process cannot join a cgroup made as a seat's is (as a bot process joins its
+    own before it starts), or None when one did: a hierarchy can allow making cgroups and
+    refuse moving processes into them (a container's delegated subtree, say)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _JOIN, str(trial)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"cannot start a process to join a trial cgroup in {trial.parent}: {exc}"
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return f"a process cannot join a cgroup in {trial.parent}: {last}"
+    return None
 
 
 @functools.cache
