@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -131,15 +132,21 @@ def test_a_real_seat_cgroup_holds_the_bot_and_is_removed_after() -> None:
         process = await launch([sys.executable, "-c", burn], folder, {}, log, Limits())
         cgroup = process.cgroup
         assert cgroup is not None and cgroup.is_dir()
-        try:
-            while len(cgroups.members(cgroup)) < 2:  # the child forked: it is in it too
+        deadline = asyncio.get_running_loop().time() + 60  # bounded: a generous budget
+
+        async def until(condition: Callable[[], bool], what: str) -> None:
+            while not condition():
+                assert asyncio.get_running_loop().time() < deadline, f"timed out: {what}"
                 await asyncio.sleep(0.02)
+
+        try:
+            # the child forked: it is in the cgroup too
+            await until(lambda: len(cgroups.members(cgroup)) >= 2, "both processes in it")
             assert process.pid in cgroups.members(cgroup)
             assert (cgroup / "cpu.max").read_text().split() == CPU_MAX.split()
             before = cpu_seconds([process])[0]
             assert before is not None
-            while (cpu_seconds([process])[0] or 0.0) <= before:
-                await asyncio.sleep(0.05)
+            await until(lambda: (cpu_seconds([process])[0] or 0.0) > before, "CPU counted")
         finally:
             await process.kill(grace=0)
         assert not cgroup.exists()
