@@ -240,9 +240,11 @@ class LadderRunner(Runner):
         self.history: dict[tuple[str, str], tuple[list[int], list[tuple[float, float]]]] = {}
         for index, pool, version, mu, sigma in store.ladder_results(tournament_id):
             self._remember(index, pool, version, mu, sigma)
-        self.outcomes: dict[str, list[tuple[int, bool]]] = {}
+        self.outcomes: dict[str, tuple[list[int], list[int]]] = {}
+        """Per version, the indices of its recorded ladder matches and its faulted matches
+        so far at each (so a fault count before any prefix is one bisection)."""
         for index, version, status in store.ladder_seat_statuses(tournament_id):
-            self.outcomes.setdefault(version, []).append((index, status != "OK"))
+            self._note_outcome(version, index, status != "OK")
         self.roster = {row["version_id"]: row for row in store.ladder_entries(tournament_id)}
         self.seats: dict[str, _Seat] = {}
         for planned in self.plan:
@@ -283,7 +285,7 @@ class LadderRunner(Runner):
             self._remember(index, pool, change.entry, change.mu_after, change.sigma_after)
         versions = self.plan[index]["seats"]
         for seat in seats:
-            self.outcomes.setdefault(versions[seat.seat], []).append((index, seat.status != "OK"))
+            self._note_outcome(versions[seat.seat], index, seat.status != "OK")
 
     def _total(self) -> int:
         return int(self.settings.get("matches") or 0) or len(self.plan)
@@ -541,10 +543,16 @@ class LadderRunner(Runner):
 
     def _flagged(self, version: str, prefix: int) -> bool:
         """Flagged by the fault limit over its ladder matches recorded before ``prefix``."""
-        seen = [faulted for index, faulted in self.outcomes.get(version, []) if index < prefix]
-        if len(seen) < self.fault_limit.min_matches:
+        indices, faulted = self.outcomes.get(version, ([], []))
+        seen = bisect.bisect_left(indices, prefix)
+        if seen < self.fault_limit.min_matches:
             return False
-        return 100.0 * sum(seen) / len(seen) > self.fault_limit.percent
+        return 100.0 * faulted[seen - 1] / seen > self.fault_limit.percent
+
+    def _note_outcome(self, version: str, index: int, faulted: bool) -> None:
+        indices, counts = self.outcomes.setdefault(version, ([], []))
+        indices.append(index)
+        counts.append((counts[-1] if counts else 0) + faulted)
 
     def _joined(self, version: str) -> int:
         row = self.roster.get(version) or {}
