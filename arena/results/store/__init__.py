@@ -11,7 +11,7 @@ One module per job: :mod:`.schema` (the tables, applied by :data:`MIGRATIONS`), 
 :mod:`.authors`, :mod:`.bots`, :mod:`.remote_bots`, :mod:`.serves` (``arena serve`` and its queue),
 :mod:`.tournaments`, :mod:`.ladders` (a ladder's entries and decisions), :mod:`.matches`,
 :mod:`.seats`, :mod:`.ratings`, :mod:`.leaderboard` and :mod:`.standings` (a tournament's seats
-with their rating changes, its unrecorded plan).
+with their rating changes, its unrecorded plan), :mod:`.submissions` (uploads to a hosted arena).
 
 Each table group is a class over the one shared connection (:class:`.connect.StoreConnection`)
 and :class:`Store` inherits them all. Mixins rather than a facade that holds one object per
@@ -56,6 +56,7 @@ from arena.results.store.schema import MIGRATIONS
 from arena.results.store.seats import Seats
 from arena.results.store.serves import Serves
 from arena.results.store.standings import Standings, TournamentSeat
+from arena.results.store.submissions import SUBMISSION_STATUSES, Submissions
 from arena.results.store.tournaments import (
     INTERRUPTED,
     STALE_HEARTBEAT_SECONDS,
@@ -70,6 +71,7 @@ __all__ = [
     "MIGRATIONS",
     "REPLAY_GZIP_LEVEL",
     "STALE_HEARTBEAT_SECONDS",
+    "SUBMISSION_STATUSES",
     "TOURNAMENT_STATUSES",
     "CompressedReplay",
     "DamagedReplayError",
@@ -98,6 +100,7 @@ class Store(
     Ratings,
     Leaderboard,
     Standings,
+    Submissions,
 ):
     """Typed access to the results database; every write is one transaction."""
 

@@ -258,3 +258,32 @@ def _seat_cpu(db: Database) -> None:
     the leaderboard's mean."""
     db.execute("ALTER TABLE seats ADD COLUMN cpu_s REAL")
     db.execute(totals.CPU_SCHEMA)
+
+
+@MIGRATIONS(name="0011_submissions")
+def _submissions(db: Database) -> None:
+    """Bots authors upload to a hosted arena, one row per upload through its build and check
+    (``received``, ``building``, ``checking``, then ``accepted`` or ``rejected`` with the
+    reason), with the bytes it keeps on disk for the author's quota; and an operator's switch
+    that stops one version being entered (``versions.disabled_at``)."""
+    db.execute(
+        """CREATE TABLE submissions (
+            id TEXT PRIMARY KEY,
+            author TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'received'
+                CHECK (status IN ('received', 'building', 'checking', 'accepted', 'rejected')),
+            reason TEXT,
+            archive_name TEXT NOT NULL,
+            archive_bytes INTEGER NOT NULL,
+            stored_bytes INTEGER NOT NULL,
+            bot TEXT,
+            version_id TEXT,
+            games_json TEXT,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            finished_at TEXT
+        )"""
+    )
+    db.execute("CREATE INDEX submissions_author ON submissions(author, created_at)")
+    db.execute("CREATE INDEX submissions_status ON submissions(status, created_at)")
+    db.execute("ALTER TABLE versions ADD COLUMN disabled_at TEXT")
