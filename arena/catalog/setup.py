@@ -39,9 +39,19 @@ SETUP_TIMEOUT = 600.0
 """Seconds a ``setup`` may take."""
 
 
-def run_setup(spec: BotSpec, force: bool = False) -> bool:
+def run_setup(
+    spec: BotSpec,
+    force: bool = False,
+    *,
+    log: Path | None = None,
+    uid: int | None = None,
+    timeout: float = SETUP_TIMEOUT,
+) -> bool:
     """Run the bot's ``setup`` (with ``force``, or when this version of its files has not had
-    it yet); True if it ran. Its output goes to stderr, never stdout (kept for ``--json``).
+    it yet); True if it ran. Its output goes to stderr, never stdout (kept for ``--json``), or
+    with ``log`` to that file only (a submitted bot's build log, up to :data:`LOG_BYTES`).
+    ``uid``: the seat user it runs as, in the namespace sandbox (a submitted bot's setup: the
+    caller owns the folder to that user for the time of the setup). ``timeout``: seconds.
 
     One setup of a folder runs at a time: two arena commands or workers starting the same
     bot at once would otherwise both run ``npm ci``, and the second deletes ``node_modules``
@@ -51,7 +61,7 @@ def run_setup(spec: BotSpec, force: bool = False) -> bool:
     if not force and setup_marker(spec).exists():  # set up already: no lock, no waiting
         return False
     with folder_lock(spec):
-        return _run_setup_locked(spec, force)
+        return _run_setup_locked(spec, force, log, uid, timeout)
 
 
 @contextlib.contextmanager
@@ -80,7 +90,9 @@ def folder_lock(spec: BotSpec) -> Iterator[None]:
         os.close(fd)  # closing the descriptor releases the lock
 
 
-def _run_setup_locked(spec: BotSpec, force: bool) -> bool:
+def _run_setup_locked(
+    spec: BotSpec, force: bool, log: Path | None, uid: int | None, timeout: float
+) -> bool:
     assert spec.setup is not None
     before = version_id(spec)
     marker = setup_marker(spec, before)
@@ -91,7 +103,9 @@ def _run_setup_locked(spec: BotSpec, force: bool) -> bool:
     print(f"arena: setup of bot {spec.name!r} in {spec.path}: {shown}", file=sys.stderr, flush=True)
     tail: collections.deque[str] = collections.deque(maxlen=5)
     home = Path(tempfile.mkdtemp(prefix="arena-setup-"))
-    command, env = setup_command(spec, argv, home)
+    if uid is not None:
+        os.chown(home, uid, uid)
+    command, env = setup_command(spec, argv, home, uid)
     try:
         process = subprocess.Popen(
             command,
@@ -105,14 +119,14 @@ def _run_setup_locked(spec: BotSpec, force: bool) -> bool:
     except OSError as exc:
         shutil.rmtree(home, ignore_errors=True)
         raise BotError(f"setup of bot {spec.name!r} ({shown}) failed: {exc.strerror}") from None
-    copier = threading.Thread(target=_copy_output, args=(process, tail), daemon=True)
+    copier = threading.Thread(target=_copy_output, args=(process, tail, log), daemon=True)
     copier.start()
     try:
-        code = process.wait(SETUP_TIMEOUT)
+        code = process.wait(timeout)
     except subprocess.TimeoutExpired:
         _kill_group(process)
         raise BotError(
-            f"setup of bot {spec.name!r} ({shown}) took longer than {SETUP_TIMEOUT:g} s"
+            f"setup of bot {spec.name!r} ({shown}) took longer than {timeout:g} s"
         ) from None
     except BaseException:  # Ctrl-C: do not leave the setup running
         _kill_group(process)
@@ -142,7 +156,9 @@ UNATTENDED = {
 (a setup that wants more output says so in its own flags, e.g. ``npm ci --loglevel=warn``)."""
 
 
-def setup_command(spec: BotSpec, argv: list[str], home: Path) -> tuple[list[str], dict[str, str]]:
+def setup_command(
+    spec: BotSpec, argv: list[str], home: Path, uid: int | None = None
+) -> tuple[list[str], dict[str, str]]:
     """How a bot's ``setup`` runs: its argv and whole environment.
 
     The environment is a bot's (:func:`~arena.sandbox.launcher.bot_env`: no key, no results
@@ -161,6 +177,8 @@ def setup_command(spec: BotSpec, argv: list[str], home: Path) -> tuple[list[str]
         env.setdefault(key, value)
     bwrap = detect().bwrap
     if bwrap is None:
+        if uid is not None:
+            raise BotError(f"setup of bot {spec.name!r} as a seat user needs bubblewrap")
         return argv, env
     wrapped = bwrap_argv(
         bwrap,
@@ -168,21 +186,42 @@ def setup_command(spec: BotSpec, argv: list[str], home: Path) -> tuple[list[str]
         cwd=spec.path,
         home=home,
         socket_dir=None,
-        uid=None,
+        uid=uid,
         path_env=env["PATH"],
         writable_cwd=True,
     )
     return wrapped, env
 
 
-def _copy_output(process: subprocess.Popen[bytes], tail: collections.deque[str]) -> None:
-    """Copy the setup's output to stderr as it comes, keeping its last lines for an error."""
+LINE_BYTES = 65_536
+"""The longest piece of output read at once (a line longer is read in pieces)."""
+LOG_BYTES = 1_000_000
+"""The most of a setup's output a build log keeps (its first megabyte; the rest is read and
+dropped, so a setup that floods its output neither fills the disk nor blocks)."""
+
+
+def _copy_output(
+    process: subprocess.Popen[bytes], tail: collections.deque[str], log: Path | None
+) -> None:
+    """Copy the setup's output to stderr (or ``log``) as it comes, keeping its last lines
+    for an error."""
     assert process.stdout is not None
-    for raw in process.stdout:
-        line = raw.decode(errors="replace")
-        tail.append(line)
-        sys.stderr.write(line)
-        sys.stderr.flush()
+    kept = 0
+    with contextlib.ExitStack() as files:
+        out = files.enter_context(log.open("ab")) if log is not None else None
+        stdout = process.stdout
+        for raw in iter(lambda: stdout.readline(LINE_BYTES), b""):  # a line without end: pieces
+            line = raw.decode(errors="replace")
+            tail.append(line[:500])
+            if out is None:
+                sys.stderr.write(line)
+                sys.stderr.flush()
+            elif kept < LOG_BYTES:
+                out.write(raw[: LOG_BYTES - kept])
+                kept += len(raw)
+                if kept >= LOG_BYTES:
+                    out.write(b"\n[the rest of the output was not kept]\n")
+                out.flush()
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

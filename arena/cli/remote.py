@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from arena import games
 from arena.errors import ConfigError
 from arena.referee.server import check_address
+from arena.scheduler import executors
 from arena.scheduler.tournament import default_db
+
+if TYPE_CHECKING:
+    from arena.remote.hosted import HostedSettings
 
 
 def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
@@ -23,6 +28,39 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     serve.add_argument("--tls-cert", type=Path, metavar="FILE", help="PEM certificate chain")
     serve.add_argument("--tls-key", type=Path, metavar="FILE", help="PEM private key")
     serve.add_argument("--db", type=Path, help="results database (default results/arena.db)")
+    hosting = serve.add_argument_group(
+        "a hosted arena", "ladders, web pages and authors' submissions in the same process"
+    )
+    hosting.add_argument(
+        "--web", metavar="HOST:PORT", help="serve the web pages too (e.g. 127.0.0.1:8000)"
+    )
+    hosting.add_argument(
+        "--ladder",
+        action="append",
+        default=[],
+        metavar="GAME:SEATS",
+        help="run a ladder (repeatable): classic:4, europe:2,3 (resumed at the next start)",
+    )
+    hosting.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a house bot entered in every ladder of a game it plays (repeatable)",
+    )
+    hosting.add_argument(
+        "--submissions",
+        action="store_true",
+        help="accept authors' bots through the web (needs --web, root and bubblewrap)",
+    )
+    hosting.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
+    hosting.add_argument("--move-time", type=float, metavar="S", help="seconds per decision (1)")
+    hosting.add_argument("--time-bank", type=float, metavar="S", help="seconds of bank (30)")
+    hosting.add_argument("--workers", type=int, metavar="N", help="matches at once (one per core)")
+    hosting.add_argument("--executor", choices=executors.EXECUTORS, help="local (default) or ray")
+    hosting.add_argument(
+        "--setup-time", type=float, metavar="S", help="longest a submitted bot's setup runs (600)"
+    )
     serve.set_defaults(run=cmd_serve)
 
 
@@ -36,4 +74,54 @@ def cmd_serve(args: argparse.Namespace) -> int:
     address = f"{host}:{args.port}"
     check_address(address)
     credentials = server_credentials(args.tls_cert, args.tls_key)
-    return serve(Path(args.db) if args.db else default_db(), address, credentials)
+    web = _web_address(args.web) if args.web else None
+    return serve(
+        Path(args.db) if args.db else default_db(), address, credentials, _hosted(args), web
+    )
+
+
+LADDER_ONLY = ("bot", "rules", "move_time", "time_bank", "workers", "executor")
+
+
+def _hosted(args: argparse.Namespace) -> HostedSettings | None:
+    """What the serve hosts besides the lobby, from the flags (None: nothing)."""
+    from arena.remote.hosted import HostedSettings, parse_ladder
+    from arena.submissions.builder import BuildSettings
+
+    if not args.ladder:
+        given = [name for name in LADDER_ONLY if getattr(args, name) not in (None, [])]
+        if given:
+            flag = "--" + given[0].replace("_", "-")
+            raise ConfigError(f"{flag} is for a hosted ladder: add --ladder GAME:SEATS")
+    if args.submissions and not args.web:
+        raise ConfigError("--submissions needs --web HOST:PORT (authors upload through it)")
+    if not args.ladder and not args.submissions:
+        return None
+    ladders = [parse_ladder(text) for text in args.ladder]
+    if len({hosted.name for hosted in ladders}) < len(ladders):
+        raise ConfigError("two --ladder flags name the same ladder")
+    settings = HostedSettings(ladders=ladders, bots=list(args.bot), rules=list(args.rules))
+    for flag in ("move_time", "time_bank", "workers", "executor"):
+        if getattr(args, flag) is not None:
+            setattr(settings, flag, getattr(args, flag))
+    if settings.move_time <= 0 or settings.time_bank < 0:
+        raise ConfigError("--move-time must be positive and --time-bank at least 0")
+    if settings.workers < 0:
+        raise ConfigError(f"--workers must be 0 (one per core) or more, got {settings.workers}")
+    if args.setup_time is not None:
+        if args.setup_time <= 0:
+            raise ConfigError(f"--setup-time must be positive, got {args.setup_time:g}")
+        settings.build = BuildSettings(setup_seconds=args.setup_time)
+    settings.submissions = args.submissions
+    for hosted in ladders:  # each game reads the rules: a key it lacks is one line now
+        games.parse_rules(settings.rules, hosted.game)
+    return settings
+
+
+def _web_address(text: str) -> tuple[str, int]:
+    """``--web HOST:PORT`` (``[::1]:8000`` for IPv6)."""
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"--web {text!r}: expected HOST:PORT, e.g. 127.0.0.1:8000")
+    return host, int(port)

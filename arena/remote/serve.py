@@ -26,7 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -42,6 +42,9 @@ from arena.scheduler.ladder import LadderRunner, runner_class
 from arena.scheduler.records import MatchRecord, MatchSpec
 from arena.scheduler.tournament import Runner
 from arena.scheduler.worker import REUSABLE, MatchFailed, WorkerHost
+
+if TYPE_CHECKING:
+    from arena.remote.hosted import HostedSettings
 
 log = logging.getLogger("arena.serve")
 
@@ -293,21 +296,41 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def serve(db: Path, address: str, credentials: grpc.ServerCredentials | None) -> int:
-    """Run ``arena serve`` until SIGINT or SIGTERM."""
+def serve(
+    db: Path,
+    address: str,
+    credentials: grpc.ServerCredentials | None,
+    hosted: HostedSettings | None = None,
+    web: tuple[str, int] | None = None,
+) -> int:
+    """Run ``arena serve`` until SIGINT or SIGTERM; with ``hosted``, also its ladders and
+    the builder of submissions, and with ``web`` the web pages (:mod:`arena.remote.hosted`)."""
+    from arena.remote.hosted import Hosted, HostedSettings, require_isolation
+    from arena.submissions.files import submissions_root
+
+    if hosted is not None and hosted.submissions:
+        require_isolation(submissions_root(db))  # before any bot process starts
     signal.signal(signal.SIGTERM, _terminate)
     said = logging.StreamHandler(sys.stdout)
     said.setFormatter(logging.Formatter("arena serve: %(message)s"))
-    log.addHandler(said)
-    log.setLevel(logging.INFO)  # who connects, from where; matches the bots drop
+    for named in (log, logging.getLogger("arena.submissions")):
+        named.addHandler(said)
+        named.setLevel(logging.INFO)  # who connects, from where; matches the bots drop; builds
     running = Serve(db, address, credentials)
+    extra = Hosted(running, hosted or HostedSettings())
     tls = " over TLS" if credentials is not None else ""
     print(f"arena serve: listening on {running.target}{tls} for {db}", flush=True)
     print(f"arena serve: {fairness_line()}", flush=True)
     try:
+        if web is not None:
+            url = extra.serve_web(*web)
+            print(f"arena serve: web pages at {url}/", flush=True)
+        extra.start()
         running.run()
     except KeyboardInterrupt:
         print("arena serve: stopping", file=sys.stderr, flush=True)
     finally:
+        running.stopping.set()
+        extra.join()
         running.close()
     return 0

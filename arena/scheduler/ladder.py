@@ -101,14 +101,18 @@ def parse_cuts(text: str) -> list[tuple[int, int]]:
 
 
 def create(
-    store: Store, settings: TournamentSettings, fault_limit: FaultLimit | None = None
+    store: Store,
+    settings: TournamentSettings,
+    fault_limit: FaultLimit | None = None,
+    entries_later: bool = False,
 ) -> str:
     """Enter the bots in a new ladder (no match decided yet); returns its id.
 
     ``fault_limit`` refuses flagged versions now and retires versions it flags later (the
-    default limit when None).
+    default limit when None). ``entries_later``: fewer bots than a table are fine (a hosted
+    ladder waits for its authors' submissions).
     """
-    settings.check()
+    settings.check(entries_later)
     entries = enter_bots(store, settings.bots, settings.game, fault_limit)
     game_type = load_game(settings.game)
     configs: dict[str, Any] = {}
@@ -254,6 +258,11 @@ class LadderRunner(Runner):
         self._scanned = 0.0
         self._ready: set[str] = set()
         """Versions whose setup ran in this run."""
+
+    def rescan(self) -> None:
+        """Look for new versions at the next decision rather than within
+        :data:`SCAN_SECONDS` (a hosted arena has just accepted one)."""
+        self._scanned = 0.0
 
     # --- the runner's hooks ----------------------------------------------------------------
 

@@ -148,10 +148,11 @@ class TournamentSettings:
         """The table sizes, in the order given (one for a round-robin or gauntlet)."""
         return list(self.seats) if isinstance(self.seats, list) else [self.seats]
 
-    def check(self) -> Game[Any, Any, Any]:
+    def check(self, entries_later: bool = False) -> Game[Any, Any, Any]:
         """Validate; returns the game as configured for one match of the first table size
         (through the game contract, so a tournament of any registered game is checked by its
-        own rules)."""
+        own rules). ``entries_later``: a ladder may start with fewer bots than a
+        table (it waits)."""
         self._check_types()
         if self.format not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
@@ -187,7 +188,7 @@ class TournamentSettings:
                     f"beside the challenger, got {len(field_bots)}"
                 )
             return game_type.configure(dict(self.rules), counts[0])
-        if self.format == LADDER and len(set(self.bots)) < min(counts):
+        if self.format == LADDER and not entries_later and len(set(self.bots)) < min(counts):
             raise ConfigError(
                 f"a ladder of {min(counts)}-seat tables needs at least {min(counts)} different "
                 f"bots, got {len(set(self.bots))}"
