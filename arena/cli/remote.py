@@ -39,7 +39,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         action="append",
         default=[],
         metavar="GAME:SEATS",
-        help="run a ladder (repeatable): classic:4, europe:2,3 (resumed at the next start)",
+        help="run a ladder of GAME at tables of SEATS (repeatable; 2,3 mixes sizes), found "
+        "again and resumed at the next start",
     )
     hosting.add_argument(
         "--bot",

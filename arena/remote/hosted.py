@@ -58,10 +58,11 @@ class HostedLadder:
 
 
 def parse_ladder(text: str) -> HostedLadder:
-    """``GAME:SEATS`` (``classic:4``, ``classic:2,3,6``), the game registered here."""
+    """``GAME:SEATS`` (``GAME:4``, ``GAME:2,3,6``), the game registered here."""
     matched = LADDER_TEXT.fullmatch(text)
     if matched is None:
-        raise ConfigError(f"--ladder {text!r}: expected GAME:SEATS, e.g. classic:4 or europe:2,3")
+        example = f"{games.names()[0]}:4"
+        raise ConfigError(f"--ladder {text!r}: expected GAME:SEATS, e.g. {example} or GAME:2,3")
     game, sizes = matched.group(1), [int(n) for n in matched.group(2).split(",")]
     if game not in games.names():
         raise ConfigError(
@@ -210,10 +211,8 @@ class Hosted:
             entered = sum(
                 1 for row in store.ladder_entries(tournament_id) if row["left_index"] is None
             )
-            print(
-                f"arena serve: ladder {tournament_id} ({hosted.name}): {entered} entries",
-                flush=True,
-            )
+            what = "1 entry" if entered == 1 else f"{entered} entries"
+            print(f"arena serve: ladder {tournament_id} ({hosted.name}): {what}", flush=True)
             self._spawn(f"ladder-{tournament_id}", self._run_ladder, tournament_id)
         if self.settings.submissions:
             builder = Builder(self.serve.db, self.root, self.settings.build, self._accepted)
