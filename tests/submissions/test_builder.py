@@ -20,7 +20,7 @@ import pytest
 from arena.results.store import Store, open_store
 from arena.sandbox.isolation import detect
 from arena.submissions import pack
-from arena.submissions.builder import BuildSettings, Builder
+from arena.submissions.builder import Builder, BuildSettings
 from arena.submissions.files import SubmissionFiles, new_submission_id
 from tests.waiting import wait_until
 
@@ -150,9 +150,7 @@ def test_a_bot_that_crashes_at_start_is_rejected_with_its_check_report(
         ("random", "is taken by a bot the arena already has"),
     ],
 )
-def test_a_bad_or_taken_name_is_rejected(
-    store: Store, tmp_path: Path, name: str, why: str
-) -> None:
+def test_a_bad_or_taken_name_is_rejected(store: Store, tmp_path: Path, name: str, why: str) -> None:
     from arena.catalog import read_spec
     from arena.scheduler.tournament import register
 
@@ -186,7 +184,9 @@ def test_a_failing_setup_is_rejected_with_the_end_of_its_output(
 
 def test_a_setup_past_its_time_limit_is_rejected(store: Store, tmp_path: Path) -> None:
     folder = bot_folder(tmp_path, "ann-slow", setup="python setup_step.py")
-    (folder / "setup_step.py").write_text("import time\nprint('waiting', flush=True)\ntime.sleep(600)\n")
+    (folder / "setup_step.py").write_text(
+        "import time\nprint('waiting', flush=True)\ntime.sleep(600)\n"
+    )
     found = build(store, submit(store, "ann", folder, tmp_path), setup_seconds=2.0)
     assert found["status"] == "rejected"
     assert "took longer than 2 s" in str(found["reason"])
@@ -206,9 +206,7 @@ def test_a_setup_that_floods_its_output_keeps_only_the_first_megabyte(
     assert log.read_text().endswith("[the rest of the output was not kept]\n")
 
 
-def test_a_setup_leaving_a_link_out_of_the_folder_is_rejected(
-    store: Store, tmp_path: Path
-) -> None:
+def test_a_setup_leaving_a_link_out_of_the_folder_is_rejected(store: Store, tmp_path: Path) -> None:
     folder = bot_folder(tmp_path, "ann-link", setup="python setup_step.py")
     (folder / "setup_step.py").write_text("import os\nos.symlink('/etc', 'system')\n")
     found = build(store, submit(store, "ann", folder, tmp_path))
