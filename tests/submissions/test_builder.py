@@ -14,6 +14,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,7 +80,7 @@ def submit(store: Store, author: str, folder: Path, tmp_path: Path) -> str:
     return received(store, author, archive)
 
 
-def build(store: Store, submission: str, **settings: float) -> dict[str, object]:
+def build(store: Store, submission: str, **settings: float) -> dict[str, Any]:
     builder = Builder(store.path, store.path.parent / "submissions", BuildSettings(**settings))
     builder.build(store, submission)
     found = store.submission(submission)
@@ -137,7 +138,7 @@ def test_a_bot_that_crashes_at_start_is_rejected_with_its_check_report(
     reason = str(found["reason"])
     assert reason.startswith("check-bot failed: classic: connects and says Hello"), reason
     assert "\n" not in reason and str(store.path.parent) not in reason
-    report = files_of(store, found["id"]).check_log.read_text()  # type: ignore[arg-type]
+    report = files_of(store, found["id"]).check_log.read_text()
     assert "FAIL  connects and says Hello" in report
     assert store.versions("ann-crash") == []  # nothing registered
     assert not files_of(store, str(found["id"])).bot.exists()  # the rejected folder is gone
