@@ -7,7 +7,6 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena import games
 from arena.errors import ConfigError
 from arena.referee.server import check_address
 from arena.scheduler import executors
@@ -86,7 +85,7 @@ LADDER_ONLY = ("bot", "rules", "move_time", "time_bank", "workers", "executor")
 
 def _hosted(args: argparse.Namespace) -> HostedSettings | None:
     """What the serve hosts besides the lobby, from the flags (None: nothing)."""
-    from arena.remote.hosted import HostedSettings, parse_ladder
+    from arena.remote.hosted import HostedSettings, parse_ladder, settings_for
     from arena.submissions.builder import BuildSettings
 
     if not args.ladder:
@@ -114,8 +113,8 @@ def _hosted(args: argparse.Namespace) -> HostedSettings | None:
             raise ConfigError(f"--setup-time must be positive, got {args.setup_time:g}")
         settings.build = BuildSettings(setup_seconds=args.setup_time)
     settings.submissions = args.submissions
-    for hosted in ladders:  # each game reads the rules: a key it lacks is one line now
-        games.parse_rules(settings.rules, hosted.game)
+    for hosted in ladders:  # each game checks its settings and rules now: one line, no start
+        settings_for(hosted, settings).check(entries_later=True)
     return settings
 
 

@@ -27,7 +27,6 @@ from arena.errors import ArenaError, ConfigError
 from arena.remote.serve import Serve, ServeLadderRunner
 from arena.results.store import Store, open_store
 from arena.sandbox.isolation import ISOLATION_ENV, NAMESPACES, USERS, detect
-from arena.sandbox.launcher import reachable_by_others
 from arena.scheduler import executors, ladder
 from arena.scheduler.ladder import LadderRunner
 from arena.scheduler.tournament import LADDER, Runner, TournamentSettings
@@ -90,19 +89,15 @@ class HostedSettings:
 
 def require_isolation(root: Path) -> None:
     """Refuse to accept submissions unless every isolation layer is on, and make it strict:
-    from here on a bot process the layers cannot hold is refused, never run with fewer."""
+    from here on a bot process the layers cannot hold is refused, never run with fewer. (The
+    namespace layer mounts each bot's folder into its sandbox: the results home above it
+    stays the referee's alone.)"""
     os.environ[ISOLATION_ENV] = f"{USERS},{NAMESPACES}"
     try:
         detect()
     except ArenaError as exc:
         raise ConfigError(f"--submissions needs every isolation layer: {exc}") from None
     root.mkdir(parents=True, exist_ok=True)
-    root.chmod(0o755)
-    why = reachable_by_others(root)
-    if why is not None:
-        raise ConfigError(
-            f"--submissions: seat users must reach the submitted bots in {root}, but {why}"
-        )
 
 
 def settings_for(hosted: HostedLadder, settings: HostedSettings) -> TournamentSettings:

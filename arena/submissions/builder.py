@@ -242,9 +242,10 @@ def _writable_then_retry(function: Callable[..., object], path: str, _: object) 
 
 @contextlib.contextmanager
 def _seat_user() -> Iterator[int | None]:
-    """A seat user's uid held for a setup (None where the machine has no seat users)."""
+    """A seat user's uid held for a setup (None where the machine has no seat users, or no
+    sandbox to switch to one in)."""
     isolation = detect()
-    if isolation.uids is None:
+    if isolation.uids is None or isolation.bwrap is None:
         yield None
         return
     user: SeatUser = SeatUsers(isolation.uids).take()

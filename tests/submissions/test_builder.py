@@ -8,9 +8,7 @@ Runs with whatever isolation layers the machine allows; the tests that are about
 from __future__ import annotations
 
 import os
-import shutil
 import tarfile
-import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,9 +18,9 @@ import pytest
 
 from arena.results.store import Store, open_store
 from arena.sandbox.isolation import detect
-from arena.submissions import pack
 from arena.submissions.builder import Builder, BuildSettings
 from arena.submissions.files import SubmissionFiles, new_submission_id
+from tests.submissions import bot_folder, received, submit
 from tests.waiting import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,13 +28,11 @@ RANDOM = REPO / "bots" / "random"
 
 
 @pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A results home every user can reach (seat users read the submitted bots there)."""
-    folder = Path(tempfile.mkdtemp(prefix="arena-builds-"))
-    folder.chmod(0o755)
-    monkeypatch.setenv("ARENA_HOME", str(folder))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+def home() -> Path:
+    """The test's results home (private to the referee, as the arena makes it)."""
+    folder = Path(os.environ["ARENA_HOME"])
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture
@@ -45,39 +41,6 @@ def store(home: Path) -> Iterator[Store]:
         opened.add_author("ann", "hash-ann")
         opened.add_author("bob", "hash-bob")
         yield opened
-
-
-def bot_folder(where: Path, name: str, **manifest: str) -> Path:
-    """A copy of the bundled random bot named ``name``, playing classic, with ``manifest``'s
-    keys (``setup``, ``command``) set."""
-    folder = where / name
-    shutil.copytree(RANDOM, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    lines = [
-        line
-        for line in (folder / "bot.toml").read_text().splitlines()
-        if not line.startswith(("name ", "games ", *(f"{key} " for key in manifest)))
-    ]
-    lines.insert(0, f"name = {name!r}".replace("'", '"'))
-    lines.append('games = ["classic"]')
-    lines += [f"{key} = {value!r}".replace("'", '"') for key, value in manifest.items()]
-    (folder / "bot.toml").write_text("\n".join(lines) + "\n")
-    return folder
-
-
-def received(store: Store, author: str, archive: Path) -> str:
-    """Record ``archive`` as ``author``'s new submission (as the web's intake does)."""
-    submission = new_submission_id()
-    files = SubmissionFiles.of(store.path.parent / "submissions", submission)
-    files.folder.mkdir(parents=True)
-    shutil.copyfile(archive, files.archive("tar.gz"))
-    store.add_submission(submission, author, archive.name, archive.stat().st_size)
-    return submission
-
-
-def submit(store: Store, author: str, folder: Path, tmp_path: Path) -> str:
-    archive = tmp_path / f"{folder.name}-{new_submission_id()}.tar.gz"
-    pack(folder, archive)
-    return received(store, author, archive)
 
 
 def build(store: Store, submission: str, **settings: float) -> dict[str, Any]:

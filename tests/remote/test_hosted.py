@@ -1,0 +1,163 @@
+"""A hosted arena, ``arena serve --web … --ladder GAME:SEATS --submissions``, as real processes:
+its ladder plays the house bots and enters submitted bots once they are accepted; killed with
+``kill -9`` mid-build and mid-match, it resumes without losing a submission or recording a
+match twice; without every isolation layer it refuses to accept submissions."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.results.store import open_store
+from arena.sandbox.isolation import detect
+from tests.remote import ROOT, WAIT, Lines, arena
+from tests.submissions import bot_folder, submit
+from tests.waiting import wait_until
+
+HOUSE = ["--bot", "random", "--bot", "aggressive"]
+SMALL = ["--rules", "max_rounds=4", "--workers", "1"]
+
+
+@pytest.fixture
+def home() -> Path:
+    """The test's results home (private to the referee, as the arena makes it)."""
+    folder = Path(os.environ["ARENA_HOME"])
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def layers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every isolation layer (a hosted arena accepts submissions only then), or a skip."""
+    monkeypatch.setenv("ARENA_ISOLATION", "auto")
+    off = [layer for layer in detect().layers if not layer.active]
+    if off:
+        pytest.skip("; ".join(f"layer {layer.name} is off: {layer.why}" for layer in off))
+    monkeypatch.delenv("ARENA_ISOLATION")
+
+
+@contextmanager
+def hosting(db: Path, *flags: str) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
+    """``arena serve`` hosting a ladder with submissions on, on free ports."""
+    command = [sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--db", str(db)]
+    command += ["--web", "127.0.0.1:0", "--submissions", *flags]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT
+    )
+    lines = Lines(process.stdout)
+    try:
+        lines.wait_for(lambda line: "accepting submissions" in line)
+        yield process, lines
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(WAIT)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(WAIT)
+
+
+def read(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    """Rows read through a connection of its own, read-only (the serve writes meanwhile)."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as connection:
+        return connection.execute(sql, params).fetchall()
+
+
+def status_of(db: Path, submission: str) -> str:
+    return str(read(db, "SELECT status FROM submissions WHERE id = ?", submission)[0][0])
+
+
+def seated(db: Path, bot: str) -> int:
+    """Recorded ladder matches ``bot`` sat in."""
+    return int(read(db, "SELECT COUNT(*) FROM seats WHERE bot = ?", bot)[0][0])
+
+
+def test_an_accepted_submission_enters_the_running_ladder(
+    layers: None, home: Path, tmp_path: Path
+) -> None:
+    db = home / "arena.db"
+    with open_store(db) as store:
+        store.add_author("ann", "hash-ann")
+        with hosting(db, "--ladder", "classic:2", *HOUSE, *SMALL) as (_, lines):
+            assert wait_until(lambda: seated(db, "random") > 0, WAIT), lines.so_far()
+            submission = submit(store, "ann", bot_folder(tmp_path, "ann-bot"), tmp_path)
+            assert wait_until(lambda: status_of(db, submission) == "accepted", WAIT)
+            assert wait_until(lambda: seated(db, "ann-bot") >= 2, WAIT), lines.so_far()
+        (ladder,) = read(db, "SELECT id FROM tournaments WHERE name = 'hosted classic 2p'")
+        board = arena("leaderboard", "--tournament", str(ladder[0]), "--json", "--db", db)
+        assert board.returncode == 0, board.stderr
+        assert '"ann-bot"' in board.stdout
+
+
+def test_a_serve_killed_mid_build_and_mid_match_resumes_losing_nothing(
+    layers: None, home: Path, tmp_path: Path
+) -> None:
+    db = home / "arena.db"
+    folder = bot_folder(tmp_path, "ann-slow", setup="python setup_step.py")
+    (folder / "setup_step.py").write_text(
+        "import time\nprint('setup started', flush=True)\ntime.sleep(3)\n"
+    )
+    with open_store(db) as store:
+        store.add_author("ann", "hash-ann")
+        with hosting(db, "--ladder", "classic:2", *HOUSE, *SMALL) as (process, lines):
+            assert wait_until(lambda: seated(db, "random") > 0, WAIT), lines.so_far()
+            submission = submit(store, "ann", folder, tmp_path)
+            log = home / "submissions" / submission / "build.log"
+            assert wait_until(lambda: log.exists() and "setup started" in log.read_text(), WAIT)
+            process.kill()  # SIGKILL: mid-build, and with ladder matches in flight
+            process.wait(WAIT)
+        assert status_of(db, submission) == "building"
+        before = read(db, "SELECT id, tournament_id, plan_index FROM matches")
+        with hosting(db, "--ladder", "classic:2", *HOUSE, *SMALL) as (_, lines):
+            assert wait_until(lambda: status_of(db, submission) == "accepted", WAIT), lines.so_far()
+            assert wait_until(lambda: seated(db, "ann-slow") >= 1, WAIT), lines.so_far()
+    ladders = read(db, "SELECT id FROM tournaments WHERE name = 'hosted classic 2p'")
+    assert len(ladders) == 1  # the same ladder resumed, not a second one
+    after = read(db, "SELECT id, tournament_id, plan_index FROM matches")
+    assert set(before) <= set(after)  # nothing recorded was lost
+    indices = [row[2] for row in after]
+    assert len(indices) == len(set(indices))  # no match recorded twice
+    planned = {row[0] for row in read(db, "SELECT plan_index FROM plan")}
+    assert set(indices) <= planned
+
+
+def test_submissions_are_refused_without_every_isolation_layer(home: Path) -> None:
+    """Without bubblewrap on the PATH (and as any user but root) a layer is missing: one line,
+    exit 2, and nothing started."""
+    db = home / "arena.db"
+    done = arena(
+        "serve", "--port", "0", "--db", db, "--web", "127.0.0.1:0", "--submissions",
+        env={"PATH": str(home)},
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "--submissions needs every isolation layer" in done.stderr
+    assert "listening" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--submissions"], "--submissions needs --web HOST:PORT"),
+        (["--bot", "random"], "--bot is for a hosted ladder: add --ladder GAME:SEATS"),
+        (["--ladder", "nogame:2"], "no game 'nogame'"),
+        (["--ladder", "4"], "expected GAME:SEATS"),
+        (["--web", "localhost"], "expected HOST:PORT"),
+        (["--ladder", "classic:2", "--rules", "nosuchrule=1"], "nosuchrule"),
+    ],
+)
+def test_bad_hosting_flags_are_one_line_and_exit_2(home: Path, flags: list[str], said: str) -> None:
+    done = arena("serve", "--port", "0", "--db", home / "arena.db", *flags)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+    assert not (home / "arena.db").exists() or "listening" not in done.stdout
