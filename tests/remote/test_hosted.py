@@ -6,6 +6,7 @@ match twice; without every isolation layer it refuses to accept submissions."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 
 from arena.results.store import open_store
 from arena.sandbox.isolation import detect
+from arena.submissions.files import new_submission_id
 from tests.remote import ROOT, WAIT, Lines, arena
 from tests.submissions import bot_folder, submit
 from tests.waiting import wait_until
@@ -161,3 +163,87 @@ def test_bad_hosting_flags_are_one_line_and_exit_2(home: Path, flags: list[str],
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
     assert not (home / "arena.db").exists() or "listening" not in done.stdout
+
+
+HOSTILE = ROOT / "tests" / "referee" / "hostile_bots"
+
+
+def hostile_copy(tmp_path: Path, kind: str, name: str) -> Path:
+    """A copy of the hostile test bot ``kind`` named ``name``, playing classic."""
+    folder = tmp_path / name
+    shutil.copytree(HOSTILE / kind, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    manifest = folder / "bot.toml"
+    manifest.write_text(manifest.read_text().replace(f'name = "{kind}"', f'name = "{name}"'))
+    return folder
+
+
+def hostile_reports(db: Path, bot: str) -> list[dict[str, Any]]:
+    """The ``HOSTILE`` lines ``bot`` wrote to its stderr logs in ladder matches."""
+    import json
+
+    paths = read(
+        db,
+        "SELECT DISTINCT seat_logs.path FROM seat_logs JOIN seats USING (match_id, seat)"
+        " WHERE seats.bot = ?",
+        bot,
+    )
+    found = []
+    for (path,) in paths:
+        for line in Path(path).read_text(errors="replace").splitlines():
+            if line.startswith("HOSTILE "):
+                found.append(json.loads(line.removeprefix("HOSTILE ")))
+    return found
+
+
+def test_submitted_hostile_bots_are_contained(
+    layers: None, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A submitted spy reads neither the database, the key, the submissions nor another
+    author's logs; a submitted forker's grandchild dies with its seat."""
+    db = home / "arena.db"
+    mark = f"arena-hosted-forker-{new_submission_id()}"
+    monkeypatch.setenv("ARENA_TEST_MARK", mark)
+    with open_store(db) as store:
+        store.add_author("ann", "hash-ann")
+        store.add_author("eve", "hash-eve")
+        honest = submit(store, "ann", bot_folder(tmp_path, "ann-bot"), tmp_path)
+        targets = [
+            db,
+            home / "secret",
+            home / "submissions",
+            home / "submissions" / honest / "bot" / "bot.py",
+            home / "logs",
+        ]
+        monkeypatch.setenv("ARENA_TEST_SPY", os.pathsep.join(map(str, targets)))
+        spy = submit(store, "eve", hostile_copy(tmp_path, "spy", "eve-spy"), tmp_path)
+        forker = submit(store, "eve", hostile_copy(tmp_path, "forker", "eve-forker"), tmp_path)
+        with hosting(db, "--ladder", "classic:2", "--bot", "random", *SMALL) as (_, lines):
+            for submission in (honest, spy, forker):
+                assert wait_until(lambda s=submission: status_of(db, s) == "accepted", WAIT), (
+                    lines.so_far()
+                )
+            assert wait_until(lambda: bool(hostile_reports(db, "eve-spy")), WAIT), lines.so_far()
+            assert wait_until(lambda: bool(hostile_reports(db, "eve-forker")), WAIT)
+    (report, *_) = hostile_reports(db, "eve-spy")
+    assert report["uid"] != os.getuid()
+    assert set(report["tried"]) >= set(map(str, targets))
+    tried = dict(report["tried"])
+    # Its sandbox makes the folders above its own bot folder, each holding only the next one:
+    # the submissions folder it lists is that one-entry stand-in, not the real one (three).
+    assert tried.pop(str(home / "submissions")) in ("LISTED 1", "PermissionError")
+    for path, outcome in tried.items():
+        assert not outcome.startswith(("READ", "LISTED")), (path, outcome)
+    assert wait_until(lambda: not running_with(mark)), "the forker's grandchild outlived the serve"
+
+
+def running_with(mark: str) -> list[int]:
+    """Processes whose command line carries ``mark``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if mark.encode() in (entry / "cmdline").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
