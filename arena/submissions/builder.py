@@ -121,6 +121,8 @@ class Builder:
 
     def _build(self, store: Store, author: str, files: SubmissionFiles) -> BotSpec:
         """Unpack, read, claim and set up; the bot's spec."""
+        if any(row["name"] == author and row["disabled_at"] for row in store.authors()):
+            raise Rejected(f"the author {author!r} is disabled")
         archive = files.received()
         if archive is None:
             raise Rejected("the uploaded archive is missing")

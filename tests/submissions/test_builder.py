@@ -276,3 +276,11 @@ def test_the_setup_runs_as_a_seat_user_and_leaves_no_process_behind(
     assert "Read-only file system" in log or "Permission denied" in log
     assert not Path("/etc/arena-owned").exists()
     assert wait_until(lambda: not running_with(marker)), "the setup's daemon was not killed"
+
+
+def test_a_disabled_authors_waiting_submission_is_rejected(store: Store, tmp_path: Path) -> None:
+    submission = submit(store, "ann", bot_folder(tmp_path, "ann-random"), tmp_path)
+    store.set_author_disabled("ann", True)
+    found = build(store, submission)
+    assert (found["status"], found["reason"]) == ("rejected", "the author 'ann' is disabled")
+    assert store.versions("ann-random") == []
