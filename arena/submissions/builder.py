@@ -40,6 +40,8 @@ log = logging.getLogger("arena.submissions")
 
 POLL_SECONDS = 0.5
 """How often the builder looks for a received submission."""
+REASON_CHARACTERS = 600
+"""The longest a rejection's one line gets (the logs hold the rest)."""
 
 
 class Rejected(Exception):
@@ -101,7 +103,9 @@ class Builder:
             self._check(spec, files)
             entry = register(store, spec, replace=True)
         except Rejected as why:
-            reason = str(why).replace(str(files.bot), ".")
+            reason = " ".join(str(why).replace(str(files.bot), ".").split())
+            if len(reason) > REASON_CHARACTERS:
+                reason = reason[: REASON_CHARACTERS - 1] + "…"
             _clear(files.bot)
             store.set_submission(
                 submission_id, "rejected", reason=reason, stored_bytes=tree_bytes(files.folder)
