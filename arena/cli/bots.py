@@ -61,7 +61,9 @@ def add_check_bot_parser(commands: argparse._SubParsersAction[Any]) -> None:
 def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     """Add ``arena bots`` and its subcommands."""
     bots = commands.add_parser(
-        "bots", help="list the bundled and registered bots, register one, or run a bot's setup"
+        "bots",
+        help="list the bundled and registered bots, register one, run a bot's setup, or "
+        "disable versions of one",
     )
     bots.add_argument("--json", action="store_true")
     registry_flag(bots)
