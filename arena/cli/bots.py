@@ -1,10 +1,12 @@
-"""The bots: ``arena bots list|add|setup|token|revoke`` (bot folders and remote bots in the
-registry) and ``arena check-bot`` (a bot through every decision kind and the error paths)."""
+"""The bots: ``arena bots list|add|setup|token|revoke|disable|enable`` (bot folders and
+remote bots in the registry; versions the operator bars from tournaments) and
+``arena check-bot`` (a bot through every decision kind and the error paths)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from arena.cli.common import (
     Parser,
     bot_finder,
     open_db,
+    pick_versions,
     registered,
     registry_flag,
 )
@@ -25,6 +28,7 @@ from arena.paths import arena_command
 from arena.referee import checkbot
 from arena.results.store import open_store
 from arena.scheduler import tournament as tournaments
+from arena.scheduler.barring import disabled_author
 from arena.sdk.bot import Bot
 
 
@@ -57,7 +61,9 @@ def add_check_bot_parser(commands: argparse._SubParsersAction[Any]) -> None:
 def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     """Add ``arena bots`` and its subcommands."""
     bots = commands.add_parser(
-        "bots", help="list the bundled and registered bots, register one, or run a bot's setup"
+        "bots",
+        help="list the bundled and registered bots, register one, run a bot's setup, or "
+        "disable versions of one",
     )
     bots.add_argument("--json", action="store_true")
     registry_flag(bots)
@@ -97,6 +103,20 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         command.add_argument("name", help="the remote bot's name")
         command.add_argument("--db", type=Path, help="results database (default results/arena.db)")
         command.set_defaults(run=cmd_bots_token if verb == "token" else cmd_bots_revoke)
+    for verb, what in (
+        ("disable", "stop versions of a bot being entered (ladders retire them)"),
+        ("enable", "undo disable"),
+    ):
+        command = bots_commands.add_parser(verb, help=what)
+        command.add_argument("name", help="the bot's name")
+        command.add_argument(
+            "--version",
+            metavar="VERSION",
+            help="one version: its id, a unique prefix of it, or its label (default: every "
+            "version recorded so far)",
+        )
+        command.add_argument("--db", type=Path, help="results database (default results/arena.db)")
+        command.set_defaults(run=cmd_bots_disable if verb == "disable" else cmd_bots_enable)
     bots_setup = bots_commands.add_parser("setup", help="run a bot's setup command (again)")
     bots_setup.add_argument("bot", help="bundled or registered bot name, or bot folder path")
     registry_flag(bots_setup)
@@ -151,8 +171,9 @@ def cmd_bots(args: argparse.Namespace) -> int:
                 if folder.resolve() not in bundled and (folder / "bot.toml").is_file():
                     rows.append((read_spec(folder), "registered"))
             remote = _remote_listed(store)
+            barred = store.barred_versions()
     else:
-        remote = []
+        remote, barred = [], set()
     listed: list[dict[str, Any]] = [
         {
             "name": s.name,
@@ -168,13 +189,15 @@ def cmd_bots(args: argparse.Namespace) -> int:
         }
         for s, source in rows
     ] + remote
+    for b in listed:
+        b["disabled"] = b["version_id"] in barred
     if args.json:
         print(json.dumps(listed))
         return EXIT_OK
     for b in listed:
         print(
             f"{b['name']:<16} {b['version']:<6} {b['version_id'][:8]}  {b['source']:<10} "
-            f"{b['language']:<24} {b['description']}"
+            f"{b['language']:<24} {b['description']}" + ("  [disabled]" if b["disabled"] else "")
         )
     return EXIT_OK
 
@@ -221,6 +244,35 @@ def cmd_bots_revoke(args: argparse.Namespace) -> int:
     with open_store(_remote_db(args)) as store:
         had = remote_bots.revoke_token(store, args.name)
     print(f"revoked the token of {args.name}" if had else f"{args.name} had no token")
+    return EXIT_OK
+
+
+def cmd_bots_disable(args: argparse.Namespace) -> int:
+    """``arena bots disable NAME [--version VERSION]``: running ladders retire the versions at
+    their next decision; no tournament or ladder enters them until enabled."""
+    return _set_disabled(args, True)
+
+
+def cmd_bots_enable(args: argparse.Namespace) -> int:
+    """``arena bots enable NAME [--version VERSION]``: the versions may be entered again (a
+    ladder that retired one does not take it back by itself)."""
+    return _set_disabled(args, False)
+
+
+def _set_disabled(args: argparse.Namespace, disabled: bool) -> int:
+    with open_db(args.db, create=False) as store:
+        versions = pick_versions(store, args.name, args.version)
+        for version in versions:
+            store.set_version_disabled(version, disabled)
+        author = disabled_author(store, args.name)
+    what = "disabled" if disabled else "enabled"
+    print(f"{what} {args.name} {' '.join(v[:8] for v in versions)}")
+    if author is not None and not disabled:
+        print(
+            f"its author {author} is disabled, so it is still not entered "
+            f"(arena authors enable {author})",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 

@@ -159,3 +159,38 @@ def open_db(path: Path | None, *, read_only: bool = False, create: bool = True) 
     if path is None and read_only and not tournaments.default_db().exists():
         return empty_store(tournaments.default_db())
     return open_store(path or tournaments.default_db(), read_only=read_only, create=create)
+
+
+def pick_versions(store: Store, bot: str, version: str | None) -> list[str]:
+    """The recorded versions of ``bot`` that ``version`` names: every one without it, else the
+    one whose id it is, whose label it is, or whose id it begins (the first of these that
+    names any); none, or several, is one line naming the versions there are."""
+    rows = store.versions(bot)
+    if not rows:
+        raise ConfigError(
+            f"no bot {bot!r} in {store.path} (a bot is recorded when it is registered or "
+            "entered in a tournament)"
+        )
+    if version is None:
+        return [str(row["id"]) for row in rows]
+    if not version:
+        raise ConfigError("--version needs a version id, a prefix of one, or a label")
+    for found in (
+        [row for row in rows if row["id"] == version],
+        [row for row in rows if row["label"] == version],
+        [row for row in rows if str(row["id"]).startswith(version)],
+    ):
+        if len(found) == 1:
+            return [str(found[0]["id"])]
+        if found:
+            raise ConfigError(
+                f"version {version!r} of bot {bot!r} is ambiguous: it names "
+                f"{_versions_named(found)}; give more of the id"
+            )
+    raise ConfigError(f"bot {bot!r} has no version {version!r}; it has {_versions_named(rows)}")
+
+
+def _versions_named(rows: list[dict[str, Any]], shown: int = 8) -> str:
+    """``1a2b3c4d (1.0), 5e6f7a8b (1.1)``: the first ``shown`` versions, by id and label."""
+    named = ", ".join(f"{str(row['id'])[:8]} ({row['label']})" for row in rows[:shown])
+    return named + (f" and {len(rows) - shown} more" if len(rows) > shown else "")

@@ -297,7 +297,8 @@ def _ladder_entries(
     """A ladder's versions in the order they were entered: from which match each played
     (``joined_index``), until which (``left_index``), and its ``status``: ``waiting`` (asked
     for, the ladder has not decided since), ``active``, or why it left (``removed``,
-    ``replaced`` by a new version, ``flagged`` for faults, ``cut`` in the finals)."""
+    ``replaced`` by a new version, ``flagged`` for faults, ``disabled`` by the operator,
+    ``cut`` in the finals)."""
     rows = []
     for row in store.ladder_entries(tournament_id):
         if row["left_index"] is not None:

@@ -18,7 +18,8 @@ change is stored with those matches (:mod:`arena.results.store.ladders`):
 * a bot whose folder (or remote registration) shows a new version enters it in place of the
   old one, with the old one's ``mu`` and the prior ``sigma`` (Halite): it is rated at once near
   where its predecessor stood, and plays many games soon because it has fewest;
-* a version flagged by the fault limit (over its recorded ladder matches) stops being seated.
+* a version flagged by the fault limit (over its recorded ladder matches) stops being seated;
+* a version the operator barred (:mod:`.barring`: disabled, or its author disabled) is retired.
 
 **Finals** (``arena tournament finals``): entries frozen, rating without dynamics (tau = 0),
 and a cutoff schedule: every survivor plays up to GAMES finals games, then the survivors are
@@ -48,6 +49,7 @@ from arena.results.faults import DEFAULT_MIN_MATCHES, DEFAULT_PERCENT, FaultLimi
 from arena.results.ratings import CONSERVATIVE_K, MU, SIGMA, pool_key
 from arena.results.settling import is_settled
 from arena.results.store import Store
+from arena.scheduler.barring import DISABLED
 from arena.scheduler.matchmaking import Standing, choose_table
 from arena.scheduler.plan import derive_seed
 from arena.scheduler.tournament import (
@@ -65,7 +67,8 @@ from arena.seeds import new_seed
 POLL_SECONDS = 1.0
 """How often a ladder with nothing to play looks for new entries."""
 SCAN_SECONDS = 30.0
-"""How often a running ladder looks for new versions of its bots (hashing their folders)."""
+"""How often a running ladder looks for new versions of its bots (hashing their folders) and
+for versions the operator barred."""
 
 REMOVED = "removed"
 REPLACED = "replaced"
@@ -256,6 +259,8 @@ class LadderRunner(Runner):
         self.done = False
         """Nothing more will be decided (its match target, settled ratings or finals' end)."""
         self._scanned = 0.0
+        self._barred: set[str] = set()
+        self._barred_read: float | None = None
         self._ready: set[str] = set()
         """Versions whose setup ran in this run."""
 
@@ -449,15 +454,19 @@ class LadderRunner(Runner):
     def _entry_changes(
         self, index: int, prefix: int, frozen: bool
     ) -> tuple[dict[str, tuple[int, Entry, dict[str, list[float]]]], dict[str, tuple[int, str]]]:
-        """The entries that enter and leave at ``index``: asked for, new versions, flagged."""
+        """The entries that enter and leave at ``index``: asked for, new versions, flagged,
+        barred by the operator."""
         joined: dict[str, tuple[int, Entry, dict[str, list[float]]]] = {}
         left: dict[str, tuple[int, str]] = {}
         active = self._active()
+        barred = self._barred_versions()
         for version, row in self.roster.items():
             if row["left_index"] is not None:
                 continue
             if row.get("leave_requested_at"):
                 left[version] = (index, REMOVED)
+            elif version in barred:
+                left[version] = (index, DISABLED)
             elif row["joined_index"] is None and not frozen:
                 joined[version] = (index, row["entry"], self._start(version, None, prefix))
         for version in active:
@@ -467,6 +476,9 @@ class LadderRunner(Runner):
             for old, new in self._new_versions(active).items():
                 if old in left or new["version_id"] in self.roster:
                     continue
+                if new["version_id"] in barred:  # its folder now holds a barred version
+                    left[old] = (index, DISABLED)
+                    continue
                 left[old] = (index, REPLACED)
                 joined[new["version_id"]] = (
                     index,
@@ -474,6 +486,16 @@ class LadderRunner(Runner):
                     self._start(new["version_id"], old, prefix),
                 )
         return joined, left
+
+    def _barred_versions(self) -> set[str]:
+        """The versions the operator barred, read at a run's first decision and at most every
+        :data:`SCAN_SECONDS` after; as for new versions, when this is noticed does not matter
+        to a resume, because a retirement is stored at the index where it took effect."""
+        now = time.monotonic()
+        if self._barred_read is None or now - self._barred_read >= SCAN_SECONDS:
+            self._barred_read = now
+            self._barred = self.store.barred_versions()
+        return self._barred
 
     def _new_versions(self, active: list[str]) -> dict[str, Entry]:
         """Active versions whose bot now has another version: old id -> the new entry (the

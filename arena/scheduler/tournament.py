@@ -52,6 +52,7 @@ from arena.results.faults import FaultLimit, refuse_flagged
 from arena.results.ratings import OrderedRater, RatingBook, conservative, environment, pool_key
 from arena.results.store import Store
 from arena.scheduler import executors
+from arena.scheduler.barring import refuse_barred
 from arena.scheduler.executors import stop_pool as _stop
 from arena.scheduler.logs import log_path, log_to_file
 from arena.scheduler.plan import make_gauntlet_plan, make_plan
@@ -357,6 +358,7 @@ def enter_bots(
     by_version = {e["version_id"]: e for e in entries}
     if len(by_version) < len(entries):
         raise ConfigError("two of the bots are the same version (identical folders)")
+    refuse_barred(store, by_version)
     if fault_limit is not None:
         refuse_flagged(store, by_version, fault_limit)
     return by_version
