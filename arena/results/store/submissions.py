@@ -110,6 +110,18 @@ class Submissions(StoreConnection):
             if cursor.rowcount == 0:
                 raise StoreError(f"no submission {submission_id!r}")
 
+    def requeue_submission(self, submission_id: str) -> None:
+        """Put a submission back in the build queue, as if just received (its reason and
+        finish cleared; the builder starts it from the archive)."""
+        with self._write(f"requeue submission {submission_id}") as db:
+            cursor = db.execute(
+                "UPDATE submissions SET status = 'received', reason = NULL, finished_at = NULL,"
+                " version_id = NULL, updated_at = ? WHERE id = ?",
+                (utc_now(), submission_id),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"no submission {submission_id!r}")
+
     def author_usage(self, author: str, since: str) -> tuple[int, int, str | None]:
         """What ``author`` has used: submissions made at or after ``since`` (an ISO time), the
         bytes all their submissions keep on disk, and the oldest of those recent submissions'
