@@ -24,7 +24,19 @@ from typing import Any
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before grpc loads: no fork() notices
 
 from arena import __version__, games
-from arena.cli import authors, bots, info, ladder, match, remote, replay, tournament, versus, web
+from arena.cli import (
+    authors,
+    bots,
+    info,
+    ladder,
+    match,
+    remote,
+    replay,
+    submit,
+    tournament,
+    versus,
+    web,
+)
 from arena.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, check_numbers
 from arena.errors import ArenaError, ConfigError, ReplayError
 from arena.paths import bot_folder_around, results_home
@@ -63,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_parser(commands)
     remote.add_parser(commands)
     authors.add_parser(commands)
+    submit.add_parser(commands)
     _name_commands(parser)
     return parser
 
