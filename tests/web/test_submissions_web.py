@@ -45,9 +45,7 @@ def archive(tmp_path: Path) -> bytes:
 
 
 def upload(client: TestClient, token: str, data: bytes, name: str = "mybot.tar.gz") -> object:
-    return client.post(
-        "/api/submissions", files={"archive": (name, data)}, headers=bearer(token)
-    )
+    return client.post("/api/submissions", files={"archive": (name, data)}, headers=bearer(token))
 
 
 def rows(db: Path) -> list[tuple[str, str, str]]:
@@ -110,7 +108,12 @@ def test_no_wrong_revoked_or_reissued_token_and_a_disabled_author_are_401(
     hosted: Hosted, archive: bytes
 ) -> None:
     with hosted_client(hosted) as client:
-        for headers in ({}, bearer("arena_author_wrong"), bearer("nonsense"), {"Authorization": "Basic x"}):
+        for headers in (
+            {},
+            bearer("arena_author_wrong"),
+            bearer("nonsense"),
+            {"Authorization": "Basic x"},
+        ):
             answer = client.post(
                 "/api/submissions", files={"archive": ("a.tar.gz", archive)}, headers=headers
             )
