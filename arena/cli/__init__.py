@@ -33,6 +33,7 @@ from arena.cli import (
     remote,
     replay,
     submissions,
+    submit,
     tournament,
     versus,
     web,
@@ -76,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     remote.add_parser(commands)
     authors.add_parser(commands)
     submissions.add_parser(commands)
+    submit.add_parser(commands)
     _name_commands(parser)
     return parser
 

@@ -1,4 +1,5 @@
-"""What every route shares: the read-only store of the request's database, the page templates
+"""What every route shares: the read-only store of the request's database (a writable one
+for the hosted arena's routes that write), the page templates
 (with their filters), the 404 answer, and the game a record naming none was played in."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from arena import games
-from arena.results.store import Store
+from arena.results.store import Store, open_store
 from arena.web.db import reading
 
 HERE = Path(__file__).resolve().parent
@@ -35,6 +36,13 @@ TEMPLATES.env.filters["when"] = to_the_second
 def store(request: Request) -> Iterator[Store]:
     """A read-only store for this request (closed when the answer is sent)."""
     with reading(request.app.state.db) as opened:
+        yield opened
+
+
+def writable_store(request: Request) -> Iterator[Store]:
+    """A store that may write, for the hosted arena's few routes that do (sign-in, sign-out,
+    uploads); every other route reads through :func:`store`."""
+    with open_store(request.app.state.db, create=False) as opened:
         yield opened
 
 

@@ -11,7 +11,8 @@ One module per job: :mod:`.schema` (the tables, applied by :data:`MIGRATIONS`), 
 :mod:`.authors`, :mod:`.bots`, :mod:`.remote_bots`, :mod:`.serves` (``arena serve`` and its queue),
 :mod:`.tournaments`, :mod:`.ladders` (a ladder's entries and decisions), :mod:`.matches`,
 :mod:`.seats`, :mod:`.ratings`, :mod:`.leaderboard` and :mod:`.standings` (a tournament's seats
-with their rating changes, its unrecorded plan), :mod:`.submissions` (uploads to a hosted arena).
+with their rating changes, its unrecorded plan), :mod:`.submissions` (uploads to a hosted arena),
+:mod:`.sessions` (authors signed in to a hosted arena's pages).
 
 Each table group is a class over the one shared connection (:class:`.connect.StoreConnection`)
 and :class:`Store` inherits them all. Mixins rather than a facade that holds one object per
@@ -55,6 +56,7 @@ from arena.results.store.remote_bots import RemoteBots
 from arena.results.store.schema import MIGRATIONS
 from arena.results.store.seats import Seats
 from arena.results.store.serves import Serves
+from arena.results.store.sessions import Sessions
 from arena.results.store.standings import Standings, TournamentSeat
 from arena.results.store.submissions import SUBMISSION_STATUSES, Submissions
 from arena.results.store.tournaments import (
@@ -101,6 +103,7 @@ class Store(
     Leaderboard,
     Standings,
     Submissions,
+    Sessions,
 ):
     """Typed access to the results database; every write is one transaction."""
 

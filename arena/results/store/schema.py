@@ -287,3 +287,22 @@ def _submissions(db: Database) -> None:
     db.execute("CREATE INDEX submissions_author ON submissions(author, created_at)")
     db.execute("CREATE INDEX submissions_status ON submissions(status, created_at)")
     db.execute("ALTER TABLE versions ADD COLUMN disabled_at TEXT")
+
+
+@MIGRATIONS(name="0012_author_sessions")
+def _author_sessions(db: Database) -> None:
+    """Authors signed in to a hosted arena's pages: a session per browser, named by the
+    SHA-256 of the cookie's secret (a stolen copy of the file signs no one in), with the
+    token its forms carry against cross-site requests and when it expires. No foreign key:
+    removing an author leaves their sessions to nothing, and a session is good only while
+    its author exists, is enabled, and has not had their token revoked or reissued since."""
+    db.execute(
+        """CREATE TABLE author_sessions (
+            id_hash TEXT PRIMARY KEY,
+            author TEXT NOT NULL,
+            csrf TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX author_sessions_author ON author_sessions(author)")

@@ -26,6 +26,13 @@ class Seats(StoreConnection):
         )
         return {(row["match_id"], row["seat"]): row["path"] for row in rows}
 
+    def seat_log(self, match_id: str, seat: int) -> str | None:
+        """Where the bot process of one seat of a match logged its stderr, or None."""
+        row = self._one(
+            "SELECT path FROM seat_logs WHERE match_id = ? AND seat = ?", (match_id, seat)
+        )
+        return None if row is None else str(row["path"])
+
     def faulted_seats(self, tournament_id: str) -> list[dict[str, Any]]:
         """Every seat of the tournament's matches that did not end OK, in plan order, with
         its match's ``plan_index`` and its bot process's stderr ``log`` (None if none)."""

@@ -16,7 +16,9 @@ from arena.errors import ArenaError
 from arena.replays.compact import expand
 from arena.results.store import Store
 from arena.web import frames, match_plots
+from arena.web.auth import viewer
 from arena.web.deps import TEMPLATES, not_found, store
+from arena.web.routes.authoring import owned_seats
 
 router = APIRouter()
 StoreDep = Annotated[Store, Depends(store)]
@@ -91,14 +93,18 @@ def frames_answer(data: bytes, start: int, count: int) -> dict[str, Any]:
     return {"start": start, "total": len(found), "frames": found[start : start + count]}
 
 
-def render_match(request: Request, match: dict[str, Any], data: bytes | None) -> HTMLResponse:
+def render_match(
+    request: Request, match: dict[str, Any], data: bytes | None, log_seats: list[int] | None = None
+) -> HTMLResponse:
     """A match page: header, seats, the replay viewer and the per-player plots (none when
-    its replay cannot be read: ``match["replay_error"]`` says why)."""
+    its replay cannot be read: ``match["replay_error"]`` says why); ``log_seats``: the seats
+    whose stderr logs the viewer may read (their own bots', on a hosted arena)."""
     shown = [] if data is None or match["replay_error"] else _frames(data)
     context = {
         "match": match,
         "layout": layout(match["game"]),
         "plots": match_plots.plots(match["game"], [s["bot"] for s in match["seats"]], shown),
+        "log_seats": log_seats or [],
     }
     return TEMPLATES.TemplateResponse(request, "match.html", context)
 
@@ -130,7 +136,10 @@ def match_page(request: Request, match_id: str, db: StoreDep) -> HTMLResponse:
     """One match: its header, seats, and the replay viewer on the board."""
     match = match_detail(db, match_id)
     return render_match(
-        request, match, None if match["replay_error"] else stored_replay(db, match_id)
+        request,
+        match,
+        None if match["replay_error"] else stored_replay(db, match_id),
+        owned_seats(db, viewer(request, db), match_id),
     )
 
 
