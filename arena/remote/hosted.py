@@ -261,7 +261,10 @@ class Hosted:
         from arena.web.serve import base_url, listening_socket
 
         bound = listening_socket(host, port)
-        app = create_app(self.serve.db)
+        app = create_app(self.serve.db, self.root if self.settings.submissions else None)
+        # Behind a TLS proxy on this machine uvicorn takes the client's address and scheme
+        # from the proxy's X-Forwarded-For and -Proto (it trusts 127.0.0.1 by default): the
+        # sign-in limit counts each author's address, and cookies are marked Secure.
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         self._web = server
 

@@ -5,12 +5,15 @@ match twice; without every isolation layer it refuses to accept submissions."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +27,7 @@ from arena.submissions.files import new_submission_id
 from tests.remote import ROOT, WAIT, Lines, arena
 from tests.submissions import bot_folder, submit
 from tests.waiting import wait_until
+from tests.web.browser import missing_browser
 
 HOUSE = ["--bot", "random", "--bot", "aggressive"]
 SMALL = ["--rules", "max_rounds=4", "--workers", "1"]
@@ -247,3 +251,70 @@ def running_with(mark: str) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+def web_url(lines: Lines) -> str:
+    """The hosted web's root, from the serve's start-up line."""
+    (line,) = [line for line in lines.so_far() if "web pages at " in line]
+    return line.split("web pages at ", 1)[1].strip().rstrip("/")
+
+
+@pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser()))
+def test_three_authors_submit_and_climb_the_ladder(
+    layers: None, home: Path, tmp_path: Path
+) -> None:
+    """ann and bob submit with ``arena submit``, carol through the upload form in headless
+    chromium; every version is accepted, plays ladder matches beside the house bot, and is
+    on the leaderboard; no author reads another's submission."""
+    from arena.submissions.pack import pack
+    from tests.web.browser import chromium, poll
+
+    db = home / "arena.db"
+    tokens = {}
+    for author in ("ann", "bob", "carol"):
+        added = arena("authors", "add", author, "--db", db)
+        assert added.returncode == 0, added.stderr
+        tokens[author] = added.stdout.strip()
+    with hosting(db, "--ladder", "classic:3", "--bot", "random", *SMALL) as (_, lines):
+        url = web_url(lines)
+        submitted = {}
+        for author in ("ann", "bob"):
+            done = arena(
+                "submit", bot_folder(tmp_path, f"{author}-bot"), "--to", url, "--wait", "--json",
+                env={"ARENA_AUTHOR_TOKEN": tokens[author]},
+            )  # fmt: skip
+            assert done.returncode == 0, done.stdout + done.stderr
+            answers = [json.loads(line) for line in done.stdout.splitlines()]
+            assert answers[-1]["status"] == "accepted", answers
+            submitted[author] = answers[-1]["id"]
+        archive = tmp_path / "carol.tar.gz"
+        pack(bot_folder(tmp_path, "carol-bot"), archive)
+        with chromium(tmp_path / "profile") as driver:
+            driver.get(f"{url}/sign-in")
+            driver.find_element("css selector", "#token").send_keys(tokens["carol"])
+            driver.find_element("css selector", "#sign-in button").click()
+            poll("carol's page", lambda: driver.current_url == f"{url}/me")
+            driver.find_element("css selector", "#archive").send_keys(str(archive))
+            driver.find_element("css selector", "#upload button").click()
+            poll("the submission's page", lambda: "/submissions/" in driver.current_url)
+            submitted["carol"] = driver.current_url.rsplit("/", 1)[1]
+            poll(
+                "carol's bot accepted (the page reloads itself)",
+                lambda: driver.find_element("css selector", "#status").text == "accepted",
+                timeout=WAIT,
+            )
+        for bot in ("ann-bot", "bob-bot", "carol-bot"):
+            assert wait_until(lambda b=bot: seated(db, b) >= 2, WAIT), lines.so_far()
+        for author, other in (("ann", "bob"), ("bob", "carol"), ("carol", "ann")):
+            request = urllib.request.Request(
+                f"{url}/api/submissions/{submitted[other]}",
+                headers={"Authorization": f"Bearer {tokens[author]}"},
+            )
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=WAIT)
+            assert refused.value.code == 404
+    (ladder,) = read(db, "SELECT id FROM tournaments WHERE name = 'hosted classic 3p'")
+    board = arena("leaderboard", "--tournament", str(ladder[0]), "--json", "--db", db)
+    assert board.returncode == 0, board.stderr
+    ranked = {row["bot"] for row in json.loads(board.stdout)["rows"]}
+    assert ranked >= {"random", "ann-bot", "bob-bot", "carol-bot"}
