@@ -27,7 +27,7 @@ from arena.submissions.files import new_submission_id
 from tests.remote import ROOT, WAIT, Lines, arena
 from tests.submissions import bot_folder, submit
 from tests.waiting import wait_until
-from tests.web.browser import missing_browser
+from tests.web.browser import missing_browser, shown_status
 
 HOUSE = ["--bot", "random", "--bot", "aggressive"]
 SMALL = ["--rules", "max_rounds=4", "--workers", "1"]
@@ -300,7 +300,7 @@ def test_three_authors_submit_and_climb_the_ladder(
             submitted["carol"] = driver.current_url.rsplit("/", 1)[1]
             poll(
                 "carol's bot accepted (the page reloads itself)",
-                lambda: driver.find_element("css selector", "#status").text == "accepted",
+                lambda: shown_status(driver) == "accepted",
                 timeout=WAIT,
             )
         for bot in ("ann-bot", "bob-bot", "carol-bot"):

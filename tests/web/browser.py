@@ -131,3 +131,13 @@ def chromium(profile: Path) -> Iterator[Any]:
 def console_errors(driver: Any) -> list[str]:
     """The browser console's errors since the last call (the log is drained as it is read)."""
     return [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def shown_status(driver: Any) -> str | None:
+    """The submission page's status, or None while the page is reloading."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+    try:
+        return str(driver.find_element("css selector", "#status").text)
+    except (NoSuchElementException, StaleElementReferenceException):
+        return None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.submissions.pack import pack
-from tests.web.browser import chromium, console_errors, missing_browser, poll
+from tests.web.browser import chromium, console_errors, missing_browser, poll, shown_status
 from tests.web.hosted import bot_folder, hosted_copy, hosted_server
 
 pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser()))
@@ -31,8 +31,7 @@ def test_an_author_signs_in_and_uploads_through_the_form(results_db: Path, tmp_p
         driver.find_element("css selector", "#archive").send_keys(str(archive))
         driver.find_element("css selector", "#upload button").click()
         poll("the submission's page", lambda: "/submissions/" in driver.current_url)
-        status = poll("its status", lambda: driver.find_elements("css selector", "#status") or None)
-        assert status[0].text == "received"
+        assert poll("its status", lambda: shown_status(driver)) == "received"
         submission_id = driver.current_url.rsplit("/", 1)[1]
         driver.save_screenshot(str(tmp_path / "submission.png"))
         assert console_errors(driver) == []
