@@ -203,7 +203,9 @@ def test_submitted_hostile_bots_are_contained(
     layers: None, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A submitted spy reads neither the database, the key, the submissions nor another
-    author's logs; a submitted forker's grandchild dies with its seat."""
+    author's bot; a submitted forker's grandchild does not outlive the serve; a flooder
+    (illegal answers, then 1 MiB messages without end) is rejected by its check while the
+    other submissions are accepted and play."""
     db = home / "arena.db"
     mark = f"arena-hosted-forker-{new_submission_id()}"
     monkeypatch.setenv("ARENA_TEST_MARK", mark)
@@ -221,11 +223,13 @@ def test_submitted_hostile_bots_are_contained(
         monkeypatch.setenv("ARENA_TEST_SPY", os.pathsep.join(map(str, targets)))
         spy = submit(store, "eve", hostile_copy(tmp_path, "spy", "eve-spy"), tmp_path)
         forker = submit(store, "eve", hostile_copy(tmp_path, "forker", "eve-forker"), tmp_path)
+        flooder = submit(store, "eve", hostile_copy(tmp_path, "flooder", "eve-flood"), tmp_path)
         with hosting(db, "--ladder", "classic:2", "--bot", "random", *SMALL) as (_, lines):
             for submission in (honest, spy, forker):
                 assert wait_until(lambda s=submission: status_of(db, s) == "accepted", WAIT), (
                     lines.so_far()
                 )
+            assert wait_until(lambda: status_of(db, flooder) == "rejected", WAIT)
             assert wait_until(lambda: bool(hostile_reports(db, "eve-spy")), WAIT), lines.so_far()
             assert wait_until(lambda: bool(hostile_reports(db, "eve-forker")), WAIT)
     (report, *_) = hostile_reports(db, "eve-spy")
@@ -238,6 +242,9 @@ def test_submitted_hostile_bots_are_contained(
     for path, outcome in tried.items():
         assert not outcome.startswith(("READ", "LISTED")), (path, outcome)
     assert wait_until(lambda: not running_with(mark)), "the forker's grandchild outlived the serve"
+    with open_store(db) as store:
+        reason = str((store.submission(flooder) or {})["reason"])
+    assert reason.startswith("check-bot failed: classic:"), reason
 
 
 def running_with(mark: str) -> list[int]:
