@@ -134,10 +134,15 @@ def console_errors(driver: Any) -> list[str]:
 
 
 def shown_status(driver: Any) -> str | None:
-    """The submission page's status, or None while the page is reloading."""
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    """The submission page's status, or None while the page is reloading (it reloads itself
+    until the build ends: read in one script call, and any error of a page between two
+    documents means "not yet")."""
+    from selenium.common.exceptions import WebDriverException
 
     try:
-        return str(driver.find_element("css selector", "#status").text)
-    except (NoSuchElementException, StaleElementReferenceException):
+        found = driver.execute_script(
+            "const e = document.getElementById('status'); return e ? e.textContent : null"
+        )
+    except WebDriverException:
         return None
+    return None if found is None else str(found).strip()
