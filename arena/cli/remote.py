@@ -59,6 +59,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     hosting.add_argument("--workers", type=int, metavar="N", help="matches at once (one per core)")
     hosting.add_argument("--executor", choices=executors.EXECUTORS, help="local (default) or ray")
     hosting.add_argument(
+        "--ray-address", metavar="HOST:PORT", help="the Ray cluster (default: a local instance)"
+    )
+    hosting.add_argument(
         "--setup-time", type=float, metavar="S", help="longest a submitted bot's setup runs (600)"
     )
     serve.set_defaults(run=cmd_serve)
@@ -80,7 +83,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
 
 
-LADDER_ONLY = ("bot", "rules", "move_time", "time_bank", "workers", "executor")
+LADDER_ONLY = ("bot", "rules", "move_time", "time_bank", "workers", "executor", "ray_address")
 
 
 def _hosted(args: argparse.Namespace) -> HostedSettings | None:
@@ -101,7 +104,7 @@ def _hosted(args: argparse.Namespace) -> HostedSettings | None:
     if len({hosted.name for hosted in ladders}) < len(ladders):
         raise ConfigError("two --ladder flags name the same ladder")
     settings = HostedSettings(ladders=ladders, bots=list(args.bot), rules=list(args.rules))
-    for flag in ("move_time", "time_bank", "workers", "executor"):
+    for flag in ("move_time", "time_bank", "workers", "executor", "ray_address"):
         if getattr(args, flag) is not None:
             setattr(settings, flag, getattr(args, flag))
     if settings.move_time <= 0 or settings.time_bank < 0:
@@ -115,6 +118,8 @@ def _hosted(args: argparse.Namespace) -> HostedSettings | None:
     settings.submissions = args.submissions
     for hosted in ladders:  # each game checks its settings and rules now: one line, no start
         settings_for(hosted, settings).check(entries_later=True)
+    if ladders:
+        executors.check(settings.executor, settings.ray_address or None)
     return settings
 
 

@@ -29,7 +29,7 @@ from arena.results.store import Store, open_store
 from arena.sandbox.isolation import ISOLATION_ENV, NAMESPACES, USERS, detect
 from arena.scheduler import executors, ladder
 from arena.scheduler.ladder import LadderRunner
-from arena.scheduler.tournament import LADDER, Runner, TournamentSettings
+from arena.scheduler.tournament import LADDER, Runner, TournamentSettings, default_workers
 from arena.submissions.builder import Builder, BuildSettings
 from arena.submissions.files import submissions_root
 
@@ -83,6 +83,7 @@ class HostedSettings:
     time_bank: float = 30.0
     workers: int = 0
     executor: str = executors.LOCAL
+    ray_address: str = ""
     submissions: bool = False
     build: BuildSettings = field(default_factory=BuildSettings)
 
@@ -113,6 +114,7 @@ def settings_for(hosted: HostedLadder, settings: HostedSettings) -> TournamentSe
         time_bank=settings.time_bank,
         workers=settings.workers,
         executor=settings.executor,
+        ray_address=settings.ray_address,
     )
 
 
@@ -193,10 +195,21 @@ class Hosted:
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
         self._web: Any = None
+        self._stack = contextlib.ExitStack()
 
     def start(self) -> None:
         """Find or make the ladders, enter their bots, start their threads and the builder."""
         store = self.serve.store
+        if self.settings.ladders and self.settings.executor == executors.RAY:
+            # Connected here, on the main thread, once for every ladder (each ladder's runner
+            # uses a Ray already initialized in its process and leaves it to its owner); a
+            # local instance gets a CPU for each worker of each ladder.
+            cluster = self._stack.enter_context(
+                executors.cluster(executors.RAY, self.settings.ray_address or None)
+            )
+            assert isinstance(cluster, executors.RayCluster)
+            workers = self.settings.workers or default_workers()
+            cluster.connect(workers * len(self.settings.ladders))  # a local instance's CPUs
         for hosted in self.settings.ladders:
             tournament_id = find_or_create(store, hosted, self.settings)
             self.ladders[tournament_id] = hosted
@@ -276,8 +289,10 @@ class Hosted:
         return base_url(host, bound)
 
     def join(self) -> None:
-        """Stop the web and wait for every thread after the serve's ``stopping`` is set."""
+        """Stop the web and wait for every thread after the serve's ``stopping`` is set; then
+        disconnect from Ray if the serve connected."""
         if self._web is not None:
             self._web.should_exit = True
         for thread in self._threads:
             thread.join(STOP_SECONDS)
+        self._stack.close()

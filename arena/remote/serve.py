@@ -326,6 +326,7 @@ def serve(
             url = extra.serve_web(*web)
             print(f"arena serve: web pages at {url}/", flush=True)
         extra.start()
+        signal.signal(signal.SIGTERM, _terminate)  # again: connecting to Ray replaces it
         running.run()
     except KeyboardInterrupt:
         print("arena serve: stopping", file=sys.stderr, flush=True)

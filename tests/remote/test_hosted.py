@@ -325,3 +325,27 @@ def test_three_authors_submit_and_climb_the_ladder(
     assert board.returncode == 0, board.stderr
     ranked = {row["bot"] for row in json.loads(board.stdout)["rows"]}
     assert ranked >= {"random", "ann-bot", "bob-bot", "carol-bot"}
+
+
+def test_hosted_ladders_play_on_ray_and_stop_cleanly(home: Path) -> None:
+    """Two hosted ladders on one local Ray instance (a CPU per worker of each), stopped by
+    SIGTERM: each plays, and the serve ends with exit 0, its ladders stopped to resume."""
+    pytest.importorskip("ray")
+    db = home / "arena.db"
+    command = [sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--db", str(db)]
+    command += ["--ladder", "classic:2", "--ladder", "classic:3", "--executor", "ray"]
+    command += ["--bot", "random", "--bot", "aggressive", "--bot", "continent", *SMALL]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT
+    )
+    lines = Lines(process.stdout)
+    try:
+        lines.wait_for(lambda line: "hosted classic 3p" in line)
+        played = "SELECT COUNT(DISTINCT tournament_id) FROM matches"
+        assert wait_until(lambda: read(db, played)[0][0] == 2, WAIT), lines.so_far()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        code = process.wait(WAIT)
+    assert code == 0, lines.so_far()
+    statuses = read(db, "SELECT name, status FROM tournaments ORDER BY name")
+    assert statuses == [("hosted classic 2p", "stopped"), ("hosted classic 3p", "stopped")]
