@@ -18,8 +18,10 @@ tests that stop a tournament with SIGINT would see it finish instead."""
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +55,24 @@ def both_in_process_paths(request: pytest.FixtureRequest, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(InProcessSeat, "over_wire", request.param != "fast")
     return str(request.param)
+
+
+@pytest.fixture
+def results_folder() -> Path:
+    """The test's results home, made (private to the referee, as the arena makes it)."""
+    folder = Path(os.environ["ARENA_HOME"])
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def every_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every isolation layer on and strict (``ARENA_ISOLATION=users,namespaces``, passed on
+    to the processes the test starts), or the test skipped with the reason."""
+    from arena.sandbox.isolation import detect
+
+    monkeypatch.setenv("ARENA_ISOLATION", "auto")
+    off = [layer for layer in detect().layers if not layer.active]
+    if off:
+        pytest.skip("; ".join(f"layer {layer.name} is off: {layer.why}" for layer in off))
+    monkeypatch.setenv("ARENA_ISOLATION", "users,namespaces")

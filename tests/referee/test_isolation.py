@@ -36,6 +36,7 @@ from arena.referee.host import BotHost
 from arena.referee.match import MatchResult, TimeControl
 from arena.sandbox.isolation import Isolation, detect
 from tests.node import set_up_js_bot
+from tests.processes import marked
 from tests.waiting import wait_until
 
 from . import RANDOM, REPO, rules_for
@@ -110,19 +111,6 @@ def processes_of(uids: set[int]) -> list[int]:
         fields = {key: value.split() for key, _, value in (line.partition(":") for line in lines)}
         if fields.get("State", ["Z"])[0] != "Z" and int(fields["Uid"][0]) in uids:
             found.append(int(entry.name))
-    return found
-
-
-def marked(mark: str) -> list[int]:
-    """Processes whose command line carries ``mark``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                if mark.encode() in (entry / "cmdline").read_bytes().split(b"\0"):
-                    found.append(int(entry.name))
-            except OSError:
-                continue
     return found
 
 

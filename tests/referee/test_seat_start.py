@@ -33,6 +33,7 @@ from arena.referee import local
 from arena.referee.match import MatchResult
 from arena.sandbox import isolation
 from arena.sandbox.launcher import Limits, launch, reachable_by_others
+from tests.processes import marked
 from tests.waiting import wait_until
 
 from . import FAST, REPO, rules_for
@@ -231,21 +232,6 @@ def test_a_javascript_bot_installs_its_library_and_plays_in_every_isolation_mode
     installed = spec.path / "node_modules" / "risk-arena-sdk"
     assert installed.is_dir() and not installed.is_symlink()
     assert (installed / "session.js").read_bytes() == (REPO / "bots/js-sdk/session.js").read_bytes()
-
-
-def marked(mark: str) -> list[int]:
-    """Live processes whose command line carries ``mark``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if mark.encode() in (entry / "cmdline").read_bytes().split(b"\0"):
-                    status = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-                    if status != "Z":
-                        found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def within(seconds: float, work: Callable[[], object]) -> object:

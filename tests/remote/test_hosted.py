@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from arena.results.store import open_store
-from arena.sandbox.isolation import detect
 from arena.submissions.files import new_submission_id
+from tests.processes import marked
 from tests.remote import ROOT, WAIT, Lines, arena
 from tests.submissions import bot_folder, submit
 from tests.waiting import wait_until
@@ -31,24 +31,6 @@ from tests.web.browser import missing_browser, shown_status
 
 HOUSE = ["--bot", "random", "--bot", "aggressive"]
 SMALL = ["--rules", "max_rounds=4", "--workers", "1"]
-
-
-@pytest.fixture
-def home() -> Path:
-    """The test's results home (private to the referee, as the arena makes it)."""
-    folder = Path(os.environ["ARENA_HOME"])
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def layers(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every isolation layer (a hosted arena accepts submissions only then), or a skip."""
-    monkeypatch.setenv("ARENA_ISOLATION", "auto")
-    off = [layer for layer in detect().layers if not layer.active]
-    if off:
-        pytest.skip("; ".join(f"layer {layer.name} is off: {layer.why}" for layer in off))
-    monkeypatch.delenv("ARENA_ISOLATION")
 
 
 @contextmanager
@@ -89,9 +71,9 @@ def seated(db: Path, bot: str) -> int:
 
 
 def test_an_accepted_submission_enters_the_running_ladder(
-    layers: None, home: Path, tmp_path: Path
+    every_layer: None, results_folder: Path, tmp_path: Path
 ) -> None:
-    db = home / "arena.db"
+    db = results_folder / "arena.db"
     with open_store(db) as store:
         store.add_author("ann", "hash-ann")
         with hosting(db, "--ladder", "classic:2", *HOUSE, *SMALL) as (_, lines):
@@ -106,9 +88,9 @@ def test_an_accepted_submission_enters_the_running_ladder(
 
 
 def test_a_serve_killed_mid_build_and_mid_match_resumes_losing_nothing(
-    layers: None, home: Path, tmp_path: Path
+    every_layer: None, results_folder: Path, tmp_path: Path
 ) -> None:
-    db = home / "arena.db"
+    db = results_folder / "arena.db"
     folder = bot_folder(tmp_path, "ann-slow", setup="python setup_step.py")
     (folder / "setup_step.py").write_text(
         "import time\nprint('setup started', flush=True)\ntime.sleep(3)\n"
@@ -118,7 +100,7 @@ def test_a_serve_killed_mid_build_and_mid_match_resumes_losing_nothing(
         with hosting(db, "--ladder", "classic:2", *HOUSE, *SMALL) as (process, lines):
             assert wait_until(lambda: seated(db, "random") > 0, WAIT), lines.so_far()
             submission = submit(store, "ann", folder, tmp_path)
-            log = home / "submissions" / submission / "build.log"
+            log = results_folder / "submissions" / submission / "build.log"
             assert wait_until(lambda: log.exists() and "setup started" in log.read_text(), WAIT)
             process.kill()  # SIGKILL: mid-build, and with ladder matches in flight
             process.wait(WAIT)
@@ -137,13 +119,13 @@ def test_a_serve_killed_mid_build_and_mid_match_resumes_losing_nothing(
     assert set(indices) <= planned
 
 
-def test_submissions_are_refused_without_every_isolation_layer(home: Path) -> None:
+def test_submissions_are_refused_without_every_isolation_layer(results_folder: Path) -> None:
     """Without bubblewrap on the PATH (and as any user but root) a layer is missing: one line,
     exit 2, and nothing started."""
-    db = home / "arena.db"
+    db = results_folder / "arena.db"
     done = arena(
         "serve", "--port", "0", "--db", db, "--web", "127.0.0.1:0", "--submissions",
-        env={"PATH": str(home)},
+        env={"PATH": str(results_folder)},
     )  # fmt: skip
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.count("\n") == 1, done.stderr
@@ -162,11 +144,13 @@ def test_submissions_are_refused_without_every_isolation_layer(home: Path) -> No
         (["--ladder", "classic:2", "--rules", "nosuchrule=1"], "nosuchrule"),
     ],
 )
-def test_bad_hosting_flags_are_one_line_and_exit_2(home: Path, flags: list[str], said: str) -> None:
-    done = arena("serve", "--port", "0", "--db", home / "arena.db", *flags)
+def test_bad_hosting_flags_are_one_line_and_exit_2(
+    results_folder: Path, flags: list[str], said: str
+) -> None:
+    done = arena("serve", "--port", "0", "--db", results_folder / "arena.db", *flags)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
-    assert not (home / "arena.db").exists() or "listening" not in done.stdout
+    assert not (results_folder / "arena.db").exists() or "listening" not in done.stdout
 
 
 HOSTILE = ROOT / "tests" / "referee" / "hostile_bots"
@@ -200,13 +184,13 @@ def hostile_reports(db: Path, bot: str) -> list[dict[str, Any]]:
 
 
 def test_submitted_hostile_bots_are_contained(
-    layers: None, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    every_layer: None, results_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A submitted spy reads neither the database, the key, the submissions nor another
     author's bot; a submitted forker's grandchild does not outlive the serve; a flooder
     (illegal answers, then 1 MiB messages without end) is rejected by its check while the
     other submissions are accepted and play."""
-    db = home / "arena.db"
+    db = results_folder / "arena.db"
     mark = f"arena-hosted-forker-{new_submission_id()}"
     monkeypatch.setenv("ARENA_TEST_MARK", mark)
     with open_store(db) as store:
@@ -215,10 +199,10 @@ def test_submitted_hostile_bots_are_contained(
         honest = submit(store, "ann", bot_folder(tmp_path, "ann-bot"), tmp_path)
         targets = [
             db,
-            home / "secret",
-            home / "submissions",
-            home / "submissions" / honest / "bot" / "bot.py",
-            home / "logs",
+            results_folder / "secret",
+            results_folder / "submissions",
+            results_folder / "submissions" / honest / "bot" / "bot.py",
+            results_folder / "logs",
         ]
         monkeypatch.setenv("ARENA_TEST_SPY", os.pathsep.join(map(str, targets)))
         spy = submit(store, "eve", hostile_copy(tmp_path, "spy", "eve-spy"), tmp_path)
@@ -238,26 +222,13 @@ def test_submitted_hostile_bots_are_contained(
     tried = dict(report["tried"])
     # Its sandbox makes the folders above its own bot folder, each holding only the next one:
     # the submissions folder it lists is that one-entry stand-in, not the real one (three).
-    assert tried.pop(str(home / "submissions")) in ("LISTED 1", "PermissionError")
+    assert tried.pop(str(results_folder / "submissions")) in ("LISTED 1", "PermissionError")
     for path, outcome in tried.items():
         assert not outcome.startswith(("READ", "LISTED")), (path, outcome)
-    assert wait_until(lambda: not running_with(mark)), "the forker's grandchild outlived the serve"
+    assert wait_until(lambda: not marked(mark)), "the forker's grandchild outlived the serve"
     with open_store(db) as store:
         reason = str((store.submission(flooder) or {})["reason"])
     assert reason.startswith("check-bot failed: classic:"), reason
-
-
-def running_with(mark: str) -> list[int]:
-    """Processes whose command line carries ``mark``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                if mark.encode() in (entry / "cmdline").read_bytes().split(b"\0"):
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def web_url(lines: Lines) -> str:
@@ -268,7 +239,7 @@ def web_url(lines: Lines) -> str:
 
 @pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser()))
 def test_three_authors_submit_and_climb_the_ladder(
-    layers: None, home: Path, tmp_path: Path
+    every_layer: None, results_folder: Path, tmp_path: Path
 ) -> None:
     """ann and bob submit with ``arena submit``, carol through the upload form in headless
     chromium; every version is accepted, plays ladder matches beside the house bot, and is
@@ -276,7 +247,7 @@ def test_three_authors_submit_and_climb_the_ladder(
     from arena.submissions.pack import pack
     from tests.web.browser import chromium, poll
 
-    db = home / "arena.db"
+    db = results_folder / "arena.db"
     tokens = {}
     for author in ("ann", "bob", "carol"):
         added = arena("authors", "add", author, "--db", db)
@@ -327,11 +298,11 @@ def test_three_authors_submit_and_climb_the_ladder(
     assert ranked >= {"random", "ann-bot", "bob-bot", "carol-bot"}
 
 
-def test_hosted_ladders_play_on_ray_and_stop_cleanly(home: Path) -> None:
+def test_hosted_ladders_play_on_ray_and_stop_cleanly(results_folder: Path) -> None:
     """Two hosted ladders on one local Ray instance (a CPU per worker of each), stopped by
     SIGTERM: each plays, and the serve ends with exit 0, its ladders stopped to resume."""
     pytest.importorskip("ray")
-    db = home / "arena.db"
+    db = results_folder / "arena.db"
     command = [sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--db", str(db)]
     command += ["--ladder", "classic:2", "--ladder", "classic:3", "--executor", "ray"]
     command += ["--bot", "random", "--bot", "aggressive", "--bot", "continent", *SMALL]

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from arena.results.store import Store, open_store
-from arena.sandbox.isolation import detect
 from arena.submissions.builder import Builder, BuildSettings
 from arena.submissions.files import SubmissionFiles, new_submission_id
+from tests.processes import marked
 from tests.submissions import bot_folder, received, submit
 from tests.waiting import wait_until
 
@@ -28,16 +28,8 @@ RANDOM = REPO / "bots" / "random"
 
 
 @pytest.fixture
-def home() -> Path:
-    """The test's results home (private to the referee, as the arena makes it)."""
-    folder = Path(os.environ["ARENA_HOME"])
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def store(home: Path) -> Iterator[Store]:
-    with open_store(home / "arena.db") as opened:
+def store(results_folder: Path) -> Iterator[Store]:
+    with open_store(results_folder / "arena.db") as opened:
         opened.add_author("ann", "hash-ann")
         opened.add_author("bob", "hash-bob")
         yield opened
@@ -233,31 +225,8 @@ def test_a_build_cut_short_is_done_again_from_the_start(store: Store, tmp_path: 
     assert store.unfinished_submissions() == []
 
 
-@pytest.fixture
-def layers(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every isolation layer on (strict), or the test skipped with the reason."""
-    monkeypatch.setenv("ARENA_ISOLATION", "auto")
-    off = [layer for layer in detect().layers if not layer.active]
-    if off:
-        pytest.skip("; ".join(f"layer {layer.name} is off: {layer.why}" for layer in off))
-    monkeypatch.setenv("ARENA_ISOLATION", "users,namespaces")
-
-
-def running_with(marker: str) -> list[int]:
-    """Processes whose command line holds ``marker``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
 def test_the_setup_runs_as_a_seat_user_and_leaves_no_process_behind(
-    layers: None, store: Store, tmp_path: Path
+    every_layer: None, store: Store, tmp_path: Path
 ) -> None:
     marker = f"arena-daemon-{new_submission_id()}"
     folder = bot_folder(tmp_path, "ann-daemon", setup="python setup_step.py")
@@ -275,7 +244,7 @@ def test_the_setup_runs_as_a_seat_user_and_leaves_no_process_behind(
     assert uid != os.getuid() and uid >= 1_000_000
     assert "Read-only file system" in log or "Permission denied" in log
     assert not Path("/etc/arena-owned").exists()
-    assert wait_until(lambda: not running_with(marker)), "the setup's daemon was not killed"
+    assert wait_until(lambda: not marked(marker)), "the setup's daemon was not killed"
 
 
 def test_a_disabled_authors_waiting_submission_is_rejected(store: Store, tmp_path: Path) -> None:
