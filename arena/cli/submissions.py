@@ -1,5 +1,6 @@
-"""The operator's view of a hosted arena's submissions: ``arena submissions list|show|requeue``
-(authors see their own on the web; the operator sees everyone's here)."""
+"""The operator's view of a hosted arena's submissions: ``arena submissions
+list|show|requeue|prune`` (authors see their own on the web; the operator sees everyone's
+here, and frees what superseded versions keep on disk)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,13 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
     requeue.add_argument("id")
     requeue.set_defaults(run=cmd_requeue)
-    for command in (listing, show, requeue):
+    pruning = verbs.add_parser(
+        "prune", help="free the folders of superseded versions nothing plays any more"
+    )
+    pruning.add_argument("--author", help="only this author's")
+    pruning.add_argument("--dry-run", action="store_true", help="say what would be freed")
+    pruning.set_defaults(run=cmd_prune)
+    for command in (listing, show, requeue, pruning):
         command.add_argument("--db", type=Path, help="results database (default results/arena.db)")
 
 
@@ -86,6 +93,23 @@ def cmd_requeue(args: argparse.Namespace) -> int:
             raise ConfigError(f"submission {args.id} is {row['status']}; only a rejected one")
         store.requeue_submission(args.id)
     print(f"submission {args.id} received again: a hosted serve builds it next")
+    return EXIT_OK
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    from arena.submissions.pruning import prunable, prune
+
+    with open_db(args.db, create=False) as store:
+        root = submissions_root(store.path)
+        done = (prunable if args.dry_run else prune)(store, root, args.author)
+    verb = "would free" if args.dry_run else "freed"
+    for each in done:
+        print(
+            f"{each.submission_id}  {each.author:<16} {each.bot} {each.version_id[:8]}  "
+            f"{verb} {each.freed:,} bytes"
+        )
+    total = sum(each.freed for each in done)
+    print(f"{len(done)} superseded folder(s): {verb} {total:,} bytes")
     return EXIT_OK
 
 

@@ -106,7 +106,7 @@ class Builder:
             reason = " ".join(str(why).replace(str(files.bot), ".").split())
             if len(reason) > REASON_CHARACTERS:
                 reason = reason[: REASON_CHARACTERS - 1] + "…"
-            _clear(files.bot)
+            clear_folder(files.bot)
             store.set_submission(
                 submission_id, "rejected", reason=reason, stored_bytes=tree_bytes(files.folder)
             )
@@ -130,7 +130,7 @@ class Builder:
         archive = files.received()
         if archive is None:
             raise Rejected("the uploaded archive is missing")
-        _clear(files.bot)
+        clear_folder(files.bot)
         for stale in (files.build_log, files.check_log):
             stale.unlink(missing_ok=True)
         try:
@@ -234,7 +234,7 @@ def _bot_folder(unpacked: Path) -> Path:
     raise Rejected("the archive has no bot.toml at its top (nor in its one folder)")
 
 
-def _clear(folder: Path) -> None:
+def clear_folder(folder: Path) -> None:
     """Remove a bot folder a build left (its setup's files may be read-only)."""
     if folder.exists() or folder.is_symlink():
         shutil.rmtree(folder, onerror=_writable_then_retry)

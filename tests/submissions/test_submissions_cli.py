@@ -11,7 +11,7 @@ import pytest
 from arena.cli import main
 from arena.results.store import open_store
 from arena.submissions.builder import Builder
-from arena.submissions.files import submissions_root
+from arena.submissions.files import SubmissionFiles, submissions_root
 from tests.submissions import bot_folder, submit
 
 
@@ -86,3 +86,51 @@ def test_requeue_refuses_what_is_not_rejected(db: Path, capsys: pytest.CaptureFi
         (accepted,) = [row for row in store.submissions() if row["status"] == "accepted"]
     code, _, err = run(capsys, "requeue", accepted["id"], "--db", str(db))
     assert code == 2 and "is accepted; only a rejected one" in err
+
+
+def test_prune_frees_superseded_versions_nothing_plays(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ann's first version, replaced by a second and in no ladder, loses its folder (its
+    archive and logs stay, and her stored bytes shrink); the current one keeps it; a
+    version a ladder still holds keeps it too."""
+    from arena.submissions.files import SubmissionFiles
+
+    root = submissions_root(db)
+    with open_store(db) as store:
+        (first,) = [row for row in store.submissions("ann")]
+        folder = tmp_path / "ann-bot"
+        (folder / "bot.py").write_text((folder / "bot.py").read_text() + "\n# v2\n")
+        second = submit(store, "ann", folder, tmp_path)
+        Builder(db, root).build(store, second)
+        before = (store.submission(first["id"]) or {})["stored_bytes"]
+    code, out, _ = run(capsys, "prune", "--dry-run", "--db", str(db))
+    assert code == 0 and "1 superseded folder(s): would free" in out and first["id"] in out
+    assert SubmissionFiles.of(root, first["id"]).bot.is_dir()  # a dry run removes nothing
+    code, out, _ = run(capsys, "prune", "--db", str(db))
+    assert code == 0 and f"{first['id']}" in out and second not in out
+    old = SubmissionFiles.of(root, first["id"])
+    assert not old.bot.exists() and old.received() is not None and old.check_log.exists()
+    assert SubmissionFiles.of(root, second).bot.is_dir()
+    with open_store(db) as store:
+        assert (store.submission(first["id"]) or {})["stored_bytes"] < before
+    assert "0 superseded folder(s)" in run(capsys, "prune", "--db", str(db))[1]
+
+
+def test_prune_keeps_a_version_a_ladder_still_holds(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arena.scheduler import ladder
+    from arena.scheduler.tournament import TournamentSettings
+
+    root = submissions_root(db)
+    with open_store(db) as store:
+        (first,) = store.submissions("ann")
+        settings = TournamentSettings(bots=["ann-bot", "random"], format="ladder", seats=2)
+        ladder.create(store, settings)
+        folder = tmp_path / "ann-bot"
+        (folder / "bot.py").write_text((folder / "bot.py").read_text() + "\n# v2\n")
+        Builder(db, root).build(store, submit(store, "ann", folder, tmp_path))
+    code, out, _ = run(capsys, "prune", "--db", str(db))
+    assert code == 0 and "0 superseded folder(s)" in out, out
+    assert SubmissionFiles.of(root, first["id"]).bot.is_dir()

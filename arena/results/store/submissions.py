@@ -122,6 +122,34 @@ class Submissions(StoreConnection):
             if cursor.rowcount == 0:
                 raise StoreError(f"no submission {submission_id!r}")
 
+    def set_stored_bytes(self, submission_id: str, stored_bytes: int) -> None:
+        """What a submission keeps on disk now (after its superseded folder was pruned)."""
+        with self._write(f"update submission {submission_id}") as db:
+            db.execute(
+                "UPDATE submissions SET stored_bytes = ? WHERE id = ?",
+                (stored_bytes, submission_id),
+            )
+
+    def version_in_use(self, version_id: str) -> bool:
+        """Whether a version may still be played: an entry of an unfinished ladder that has
+        not left it, or seated in a planned match not recorded yet."""
+        entered = self._tuples(
+            "SELECT 1 FROM ladder_entries JOIN tournaments ON tournaments.id = tournament_id"
+            " WHERE version_id = ? AND left_index IS NULL AND tournaments.status != 'finished'"
+            " LIMIT 1",
+            (version_id,),
+        )
+        if entered:
+            return True
+        return bool(
+            self._tuples(
+                "SELECT 1 FROM plan WHERE instr(seats_json, ?) > 0 AND NOT EXISTS (SELECT 1"
+                " FROM matches WHERE matches.tournament_id = plan.tournament_id"
+                " AND matches.plan_index = plan.plan_index) LIMIT 1",
+                (f'"{version_id}"',),
+            )
+        )
+
     def author_usage(self, author: str, since: str) -> tuple[int, int, str | None]:
         """What ``author`` has used: submissions made at or after ``since`` (an ISO time), the
         bytes all their submissions keep on disk, and the oldest of those recent submissions'
