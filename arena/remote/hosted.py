@@ -234,11 +234,23 @@ class Hosted:
 
     def _run_ladder(self, tournament_id: str) -> None:
         """Play the ladder until the serve stops; after an error, resume it shortly."""
-        kind = HostedRayLadder if self.settings.executor == executors.RAY else HostedServeLadder
+        on_ray = self.settings.executor == executors.RAY
         with open_store(self.serve.db) as store:
             while not self.stopping.is_set():
                 try:
-                    runner = kind(store, tournament_id, self.settings.workers)
+                    runner: HostedRayLadder | HostedServeLadder
+                    if on_ray:  # the executor of this start, whatever the ladder began on
+                        address = self.settings.ray_address or None
+                        runner = HostedRayLadder(
+                            store,
+                            tournament_id,
+                            self.settings.workers,
+                            None,
+                            executors.RAY,
+                            address,
+                        )
+                    else:
+                        runner = HostedServeLadder(store, tournament_id, self.settings.workers)
                     runner.stopping = self.stopping
                     if isinstance(runner, HostedServeLadder):
                         runner.host = self.serve.host
