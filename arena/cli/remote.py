@@ -53,7 +53,13 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         action="store_true",
         help="accept authors' bots through the web (needs --web, root and bubblewrap)",
     )
-    hosting.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
+    hosting.add_argument(
+        "--rules",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule of the ladders' game (repeatable; `arena rules GAME` lists them)",
+    )
     hosting.add_argument("--move-time", type=float, metavar="S", help="seconds per decision (1)")
     hosting.add_argument("--time-bank", type=float, metavar="S", help="seconds of bank (30)")
     hosting.add_argument("--workers", type=int, metavar="N", help="matches at once (one per core)")
@@ -96,6 +102,8 @@ def _hosted(args: argparse.Namespace) -> HostedSettings | None:
         if given:
             flag = "--" + given[0].replace("_", "-")
             raise ConfigError(f"{flag} is for a hosted ladder: add --ladder GAME:SEATS")
+    if args.setup_time is not None and not args.submissions:
+        raise ConfigError("--setup-time is for submitted bots: add --submissions")
     if args.submissions and not args.web:
         raise ConfigError("--submissions needs --web HOST:PORT (authors upload through it)")
     if not args.ladder and not args.submissions:

@@ -137,6 +137,7 @@ def test_submissions_are_refused_without_every_isolation_layer(results_folder: P
     ("flags", "said"),
     [
         (["--submissions"], "--submissions needs --web HOST:PORT"),
+        (["--setup-time", "60"], "--setup-time is for submitted bots"),
         (["--bot", "random"], "--bot is for a hosted ladder: add --ladder GAME:SEATS"),
         (["--ladder", "nogame:2"], "no game 'nogame'"),
         (["--ladder", "4"], "expected GAME:SEATS"),
