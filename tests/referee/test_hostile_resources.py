@@ -241,6 +241,10 @@ def test_a_connection_that_starts_no_stream_is_closed(tmp_path):
     serve(tmp_path, test, hello_timeout=1.0)
 
 
+REFUSED = (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.INTERNAL)
+"""How a refused stream's Hello fails: the server's status, or a write cut short by it."""
+
+
 def test_streams_beyond_the_bound_are_refused(tmp_path):
     async def test(registry: Registry, target: str) -> None:
         own = [("grpc.use_local_subchannel_pool", 1)]  # a connection per channel
@@ -264,7 +268,10 @@ def test_streams_beyond_the_bound_are_refused(tmp_path):
                 )
                 first = await asyncio.wait_for(call.read(), 60)
             except grpc.aio.AioRpcError as exc:
-                assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, exc
+                # The server may end a refused stream before the Hello is sent: the write then
+                # fails on this side (INTERNAL) rather than reading the server's status. The
+                # count of streams welcomed below is what the bound is judged by.
+                assert exc.code() in REFUSED, exc
                 refused += 1
                 continue
             if first is grpc.aio.EOF:
