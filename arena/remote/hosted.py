@@ -307,4 +307,9 @@ class Hosted:
             self._web.should_exit = True
         for thread in self._threads:
             thread.join(STOP_SECONDS)
+        for tournament_id in self.ladders:  # one still playing when time ran out: it ends here
+            found = self.serve.store.tournament(tournament_id)
+            if found is not None and found["stored_status"] == "running":
+                with contextlib.suppress(ArenaError):
+                    self.serve.store.set_tournament_status(tournament_id, "stopped")
         self._stack.close()
