@@ -82,7 +82,7 @@ public class DominationBridge {
                 out.println("{\"error\":\"unknown line\"}");
                 continue;
             }
-            out.println(snapshot(risk.getGame()));
+            out.println(safeSnapshot(risk));
         }
         risk.kill();
         System.exit(0);
@@ -148,6 +148,19 @@ public class DominationBridge {
             if (((Card) o).getCountry() == null) wilds.add((Card) o);
         }
         settle(risk);
+    }
+
+    /** The position; once the asked seat is out the AI seats may still be playing on
+     * Domination's thread, so a snapshot that collides with them is taken again. */
+    static String safeSnapshot(Risk risk) throws InterruptedException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return snapshot(risk.getGame());
+            } catch (RuntimeException e) {
+                if (attempt >= 20) throw e;
+                Thread.sleep(5);
+            }
+        }
     }
 
     static String snapshot(RiskGame g) {

@@ -101,6 +101,7 @@ def play(
     think: list[float] = []
     searched: list[int] = []
     strikes = refused = 0
+    last_refusal = ""
     started = time.perf_counter()
     snap = bridge.new_game(players, seat)
     stuck = 0
@@ -115,7 +116,6 @@ def play(
         action = automatic(options, listed)
         if action is None and stuck >= STUCK:
             action = game.default_action(state, seat)
-            refused += 1
         if action is None:
             fields = envelope.local_request_fields(
                 game,
@@ -152,6 +152,9 @@ def play(
                 snap = bridge.send(command)
                 rolled += command.startswith("roll")
         stuck = stuck + 1 if same(before, snap) else 0
+        if stuck:
+            refused += 1
+            last_refusal = f"{action!r}: {' | '.join(snap['messages'][-2:])}"
     me = snap["players"][seat]
     return {
         "won": snap["winner"] == seat,
@@ -165,6 +168,7 @@ def play(
         "rollouts": summary([float(r) for r in searched]) if rollouts.active else None,
         "strikes": strikes,
         "refused": refused,
+        "last_refusal": last_refusal,
         "seconds": round(time.perf_counter() - started, 1),
     }
 
