@@ -128,7 +128,11 @@ class Mirror:
         s.forced_trade = bool(snap["trade_cap"])
         s.attack = s.roll = s.occupy = None
         if phase == Phase.OCCUPY:
-            src, dst, least = self.ids[snap["attacker"]], self.ids[snap["defender"]], snap["must_move"]
+            src, dst, least = (
+                self.ids[snap["attacker"]],
+                self.ids[snap["defender"]],
+                snap["must_move"],
+            )
             armies[src] -= least
             armies[dst] = least
             s.occupy = (src, dst, least)
@@ -155,8 +159,10 @@ class Mirror:
         if isinstance(action, Occupy):
             return [f"move {action.armies}"]
         if isinstance(action, Fortify):
-            return [f"movearmies {self.number(action.source)} {self.number(action.target)} "
-                    f"{action.armies}"]
+            return [
+                f"movearmies {self.number(action.source)} {self.number(action.target)} "
+                f"{action.armies}"
+            ]
         if isinstance(action, EndTurn):
             return ["nomove"]
         raise ValueError(f"no Domination command for {action!r} in {phase.name.lower()}")

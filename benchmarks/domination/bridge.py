@@ -11,9 +11,9 @@ import subprocess
 from pathlib import Path
 from typing import IO, Any
 
-from arena.games.classic.board import Board
-
 from board_files import write_files
+
+from arena.games.classic.board import Board
 
 SOURCE = Path(__file__).with_name("DominationBridge.java")
 
@@ -58,7 +58,15 @@ def prepare(domination: Path, cache: Path, board: Board) -> tuple[list[str], dic
     files = cache / "maps"
     ids = write_files(domination / "maps", files, board)
     path = ":".join(str(p) for p in (classes, *jars))
-    command = ["java", "-Xss64m", "-cp", path, "DominationBridge", str(files), str(domination / "maps")]
+    command = [
+        "java",
+        "-Xss64m",
+        "-cp",
+        path,
+        "DominationBridge",
+        str(files),
+        str(domination / "maps"),
+    ]
     return command, ids
 
 

@@ -29,18 +29,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from adapter import ROLLING, Mirror, next_roll  # noqa: E402
-from bridge import Bridge, BridgeError, prepare  # noqa: E402
+from adapter import ROLLING, Mirror, next_roll
+from bridge import Bridge, BridgeError, prepare
 
-from arena import games  # noqa: E402
-from arena.catalog import find_bot, load_bot  # noqa: E402
-from arena.errors import ArenaError  # noqa: E402
-from arena.games.classic.actions import Attack  # noqa: E402
-from arena.games.classic.game import ClassicGame  # noqa: E402
-from arena.games.classic.state import Phase  # noqa: E402
-from arena.protocol import envelope  # noqa: E402
-from arena.results.stats import wilson_interval  # noqa: E402
-from arena.sdk import Bot, MatchInfo, Request  # noqa: E402
+from arena import games
+from arena.catalog import find_bot, load_bot
+from arena.errors import ArenaError
+from arena.games.classic.actions import Attack
+from arena.games.classic.game import ClassicGame
+from arena.protocol import envelope
+from arena.results.stats import wilson_interval
+from arena.sdk import Bot, MatchInfo, Request
 
 TIME_BANK = 30.0
 """Seconds of bank, as ``arena match`` gives by default."""
