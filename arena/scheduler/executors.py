@@ -289,6 +289,9 @@ class RayCluster(Cluster):
             # Before Ray is imported: its constants are read then.
             os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
             os.environ.setdefault("RAY_worker_niceness", "0")  # see MatchActor
+            # A local instance's control store may take more than Ray's 30 s to come up on a
+            # loaded machine; the start then fails with "Timed out waiting for file".
+            os.environ.setdefault("RAY_gcs_server_port_wait_time_s", "120")
         import ray
 
         if not ray.is_initialized():
