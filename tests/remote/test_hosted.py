@@ -312,7 +312,8 @@ def test_hosted_ladders_play_on_ray_and_stop_cleanly(results_folder: Path) -> No
     )
     lines = Lines(process.stdout)
     try:
-        lines.wait_for(lambda line: "hosted classic 3p" in line)
+        # Ray's local instance may take up to 120 s to come up on a loaded machine
+        lines.wait_for(lambda line: "hosted classic 3p" in line, timeout=2 * WAIT)
         played = "SELECT COUNT(DISTINCT tournament_id) FROM matches"
         assert wait_until(lambda: read(db, played)[0][0] == 2, WAIT), lines.so_far()
     finally:
