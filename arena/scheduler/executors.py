@@ -301,7 +301,9 @@ class RayCluster(Cluster):
                     ray.init(address=self.address, **quiet)
                 else:
                     ray.init(num_cpus=cpus, include_dashboard=False, **quiet)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
+            except Exception as exc:
+                # Ray raises a bare Exception too (a node that did not start within its fixed
+                # 30 s): every failure to connect is one line
                 where = f"at {self.address}" if self.address else "(a local instance)"
                 raise ConfigError(
                     f"cannot connect to the Ray cluster {where}: {_cause(exc)}"
