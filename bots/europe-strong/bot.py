@@ -29,7 +29,7 @@ from arena.sdk import Answer, MatchInfo, Request
 from arena.sdk.europe import EuropeBot
 from arena.sdk.europe.sim import Simulator
 
-from .candidates import SEARCHED, candidates
+from .candidates import candidates
 from .heuristic import EuropeHeuristic
 from .rollout import Rollout
 from .search import budget_for, halving_search
@@ -38,8 +38,11 @@ from .value import value
 CANDIDATES = 6
 """Answers compared per search."""
 SIMULTANEOUS = frozenset({"bid", "mercenary_bid", "cards"})
-SETUP_HORIZON = 2
-"""A setup decision (bid, kingdom) is rolled out to the end of round 1."""
+SEARCHED_KINDS = frozenset({"cards", "mercenary_cards"})
+"""Decision kinds searched by default; the others follow the policy (searching the bid, the
+kingdoms and the turns lost games against europe-heuristic: see the README)."""
+HORIZON = 1
+"""Rounds a rollout plays (the current one included); a setup decision's round 1 too."""
 
 
 class EuropeStrong(EuropeBot):
@@ -54,6 +57,11 @@ class EuropeStrong(EuropeBot):
         """Rollouts per search; None: as many as the clock allows."""
         self.guess: dict[int, tuple[int, int]] = {}
         """The cards each other army is expected to have chosen this round."""
+        self.kinds = SEARCHED_KINDS
+        """Decision kinds searched (the others follow the policy)."""
+        self.horizon = HORIZON
+        """Rounds a rollout plays: the current one, and as many more less one."""
+        self.width = CANDIDATES
         self.searched = 0
         self.rollouts = 0
 
@@ -74,7 +82,7 @@ class EuropeStrong(EuropeBot):
 
     def choose(self, request: Request) -> Answer:
         asked = time.perf_counter()
-        if request.game != "europe" or request.kind not in SEARCHED:
+        if request.game != "europe" or request.kind not in self.kinds:
             return self.policy.choose(request)
         try:
             return self._search(request, asked)
@@ -83,14 +91,14 @@ class EuropeStrong(EuropeBot):
             return self.policy.choose(request)
 
     def _search(self, request: Request, asked: float) -> Answer:
-        found = candidates(self.policy, request, CANDIDATES)
+        found = candidates(self.policy, request, self.width)
         if len(found) == 1:
             return found[0]  # type: ignore[no-any-return]
         me = request.seat
         kind = request.kind
         rules = self.sim.rules
         view = request.view
-        horizon = max(int(view["round"]) + 1, SETUP_HORIZON)
+        horizon = max(int(view["round"]), 1) + self.horizon
         joint = kind in SIMULTANEOUS
 
         def world() -> tuple[EuropeState, dict[int, Action]]:
@@ -107,16 +115,18 @@ class EuropeStrong(EuropeBot):
         def next_world() -> tuple[EuropeState, dict[int, Action]]:
             return shared.pop() if shared else world()
 
-        def play(base: tuple[EuropeState, dict[int, Action]], answer: Action) -> float:
+        budget = budget_for(request, self.nodes, self.move_time, self.bank_ms, asked)
+
+        def play(base: tuple[EuropeState, dict[int, Action]], answer: Action) -> float | None:
             state = base[0].copy()
             if joint:
                 rules.apply_joint_unchecked(state, {**base[1], me: answer})
             else:
                 rules.apply_unchecked(state, me, answer)
-            self.rollout.play(state, horizon)
+            if not self.rollout.play(state, horizon, budget.overdue):
+                return None
             return value(rules, state, me)
 
-        budget = budget_for(request, self.nodes, self.move_time, self.bank_ms, asked)
         best, counts = halving_search(found, next_world, play, budget)
         self.searched += 1
         self.rollouts += sum(counts)

@@ -3,6 +3,7 @@ as the reference policy would from its own view of that world."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from arena.games.europe.actions import Action
@@ -39,15 +40,21 @@ class Rollout:
         assert decision is not None
         return {s: self.answer(state, s) for s in decision.seats if s != skip}
 
-    def play(self, state: EuropeState, until_round: int) -> None:
-        """Play on (in place) until round ``until_round`` starts or the game ends."""
+    def play(
+        self, state: EuropeState, until_round: int, stop: Callable[[], bool] | None = None
+    ) -> bool:
+        """Play on (in place) until round ``until_round`` starts or the game ends: True; or
+        until ``stop`` says so, checked before every decision: False (cut short)."""
         rules = self.sim.rules
         while state.round < until_round:
             decision = rules.decision(state)
             if decision is None:
-                return
+                return True
+            if stop is not None and stop():
+                return False
             if decision.simultaneous:
                 rules.apply_joint_unchecked(state, self.answers(state))
             else:
                 seat = decision.seats[0]
                 rules.apply_unchecked(state, seat, self.answer(state, seat))
+        return True

@@ -12,6 +12,9 @@ from arena.sdk import Request
 THINK_SHARE = 0.5
 """Share of the decision's move time the search may use; the rest absorbs the last rollout's
 overrun and scheduler noise."""
+CUT_SHARE = 0.7
+"""Share of the move time past which a rollout under way is abandoned (a loaded machine can
+stretch one rollout many times over)."""
 BANK_FLOOR = 0.25
 """Least share of its usual thinking time a search keeps as the bank runs out."""
 NO_CLOCK_NODES = 24
@@ -30,7 +33,13 @@ class Budget:
         self.nodes = nodes
         start = time.perf_counter() if since is None else since
         self.deadline = start + seconds if seconds is not None else None
+        self.cut = start + seconds * CUT_SHARE / THINK_SHARE if seconds is not None else None
+        """When a rollout under way is abandoned (None: never, under a node budget)."""
         self.used = 0
+
+    def overdue(self) -> bool:
+        """Whether a rollout under way must be abandoned."""
+        return self.cut is not None and time.perf_counter() >= self.cut
 
     def spent(self) -> bool:
         if self.nodes is not None:
@@ -42,13 +51,14 @@ class Budget:
 def halving_search(
     candidates: Sequence[Candidate],
     world: Callable[[], World],
-    play: Callable[[World, Candidate], float],
+    play: Callable[[World, Candidate], float | None],
     budget: Budget,
 ) -> tuple[int, list[int]]:
     """Index of the candidate with the best mean score over shared sampled worlds, and the
     rollouts each got.
 
-    Each pass samples one world and scores every live candidate in it (``play`` copies it);
+    Each pass samples one world and scores every live candidate in it (``play`` copies it;
+    it returns None for a rollout abandoned past the budget's cut, which ends the search);
     after passes 2, 4, 8, ... the worse half of the live candidates is dropped (two stay at
     least). The budget is checked after every rollout, so a pass may be cut short; the
     candidates come best-first by their prior (the reference policy's own answer first), so
@@ -60,16 +70,22 @@ def halving_search(
         return 0, counts
     totals = [0.0] * len(candidates)
     live = list(range(len(candidates)))
+    score: float | None = 0.0
     passes = 0
     next_cut = 2
     while not budget.spent():
         base = world()
         for i in live:
-            totals[i] += play(base, candidates[i])
+            score = play(base, candidates[i])
+            if score is None:
+                break
+            totals[i] += score
             counts[i] += 1
             budget.used += 1
             if budget.spent():
                 break
+        if score is None:
+            break
         passes += 1
         if passes >= next_cut and len(live) > 2:
             live.sort(key=lambda i: (-totals[i] / counts[i], i))
@@ -78,9 +94,7 @@ def halving_search(
     scored = [i for i in live if counts[i]]
     if not scored:
         return 0, counts
-    least = min(counts[i] for i in scored)
-    fair = [i for i in scored if counts[i] >= least]
-    return max(fair, key=lambda i: (totals[i] / counts[i], -i)), counts
+    return max(scored, key=lambda i: (totals[i] / counts[i], -i)), counts
 
 
 def budget_for(

@@ -56,11 +56,10 @@ class Simulator:
         """The request an SDK bot at ``seat`` gets in ``state`` (its view, the constraints,
         the listed choices)."""
         opts = europe_options.legal_options(self.rules, state, seat)
-        view = europe_view.view_for(self.rules, state, seat)
         return Request(
             opts.kind,
             seat,
-            dict(view),
+            dict(europe_view.view_for(self.rules, state, seat)),
             opts.constraints,
             choices=list(opts.listed),
             game="europe",
