@@ -526,7 +526,8 @@ def targets(
         ]
 
     if game == "europe" and all(s["kind"] in EUROPE_SEARCH_KINDS for s in summaries):
-        return [*_search_targets(summaries), _p99_target(summaries, move_ms)]
+        own = _p99_target(summaries, move_ms, REF_P99_SHARE_TARGET, EUROPE_SEARCHER)
+        return [*_search_targets(summaries), own]
     if game == "europe":
         found = win_target(
             f"{subject} ≥ {EUROPE_FOUR_TARGET:g}% of 4-player games against {{others}}",
@@ -713,8 +714,8 @@ def _europe_tables(args: argparse.Namespace) -> list[Table]:
     unknown = kinds - {"four", "mixed", "three", "h2h", *EUROPE_SEARCH_KINDS}
     if unknown:
         raise ConfigError(
-            f"--tables takes four, mixed, three, h2h, search4, search3 and search2 with "
-            f"--game europe, got "
+            f"--tables takes four, mixed, three and h2h (and search4, search3, search2) "
+            f"with --game europe, got "
             f"{', '.join(sorted(unknown))}"
         )
     tables = []
@@ -962,7 +963,14 @@ def write_json(path: Path | None, report: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     europe = args.game == "europe"
-    args.subject = args.subject or (EUROPE_SUBJECT if europe else SUBJECT)
+    searching = (
+        europe
+        and bool(args.tables)
+        and {k.strip() for k in args.tables.split(",") if k.strip()} <= set(EUROPE_SEARCH_KINDS)
+    )
+    args.subject = args.subject or (
+        EUROPE_SEARCHER if searching else EUROPE_SUBJECT if europe else SUBJECT
+    )
     both = args.move_time is not None and args.move_times is not None
     if args.move_time is None:
         args.move_time = 0.1 if europe else 0.05
