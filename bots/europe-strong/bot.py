@@ -37,6 +37,8 @@ from .value import value
 
 CANDIDATES = 6
 """Answers compared per search."""
+LOAD_FLOOR = 0.2
+"""Least share of its thinking time a search keeps on a loaded machine."""
 SIMULTANEOUS = frozenset({"bid", "mercenary_bid", "cards"})
 SEARCHED_KINDS = frozenset({"cards", "mercenary_cards"})
 """Decision kinds searched by default; the others follow the policy (searching the bid, the
@@ -62,6 +64,9 @@ class EuropeStrong(EuropeBot):
         self.horizon = HORIZON
         """Rounds a rollout plays: the current one, and as many more less one."""
         self.width = CANDIDATES
+        self.load = 1.0
+        """The share of the CPU recent searches got (wall time against process time): the
+        thinking time shrinks with it on a loaded machine."""
         self.searched = 0
         self.rollouts = 0
 
@@ -91,8 +96,12 @@ class EuropeStrong(EuropeBot):
             return self.policy.choose(request)
 
     def _search(self, request: Request, asked: float) -> Answer:
+        cpu, began = time.process_time(), time.perf_counter()
         found = candidates(self.policy, request, self.width)
-        if len(found) == 1:
+        budget = budget_for(
+            request, self.nodes, self.move_time, self.bank_ms, asked, load=self.load
+        )
+        if len(found) == 1 or budget.spent():
             return found[0]  # type: ignore[no-any-return]
         me = request.seat
         kind = request.kind
@@ -115,8 +124,6 @@ class EuropeStrong(EuropeBot):
         def next_world() -> tuple[EuropeState, dict[int, Action]]:
             return shared.pop() if shared else world()
 
-        budget = budget_for(request, self.nodes, self.move_time, self.bank_ms, asked)
-
         def play(base: tuple[EuropeState, dict[int, Action]], answer: Action) -> float | None:
             state = base[0].copy()
             if joint:
@@ -128,6 +135,10 @@ class EuropeStrong(EuropeBot):
             return value(rules, state, me)
 
         best, counts = halving_search(found, next_world, play, budget)
+        if budget.deadline is not None:
+            wall = time.perf_counter() - began
+            got = min(1.0, (time.process_time() - cpu) / wall) if wall > 0 else 1.0
+            self.load = max(LOAD_FLOOR, 0.5 * self.load + 0.5 * got)
         self.searched += 1
         self.rollouts += sum(counts)
         return found[best]  # type: ignore[no-any-return]

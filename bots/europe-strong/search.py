@@ -15,8 +15,9 @@ overrun and scheduler noise."""
 CUT_SHARE = 0.7
 """Share of the move time past which a rollout under way is abandoned (a loaded machine can
 stretch one rollout many times over)."""
-BANK_FLOOR = 0.25
-"""Least share of its usual thinking time a search keeps as the bank runs out."""
+BANK_STOP = 0.4
+"""Share of the bank below which the bot no longer searches and answers as the policy does,
+in a fraction of a millisecond."""
 NO_CLOCK_NODES = 24
 """Rollouts per search when the match has no clock and no node budget is set."""
 
@@ -104,19 +105,27 @@ def budget_for(
     bank_ms: int,
     since: float | None,
     share: float = THINK_SHARE,
+    load: float = 1.0,
 ) -> Budget:
-    """``nodes`` rollouts when set; else ``share`` of the move time (less as the bank drains)
-    from ``since``, when the decision was asked; :data:`NO_CLOCK_NODES` without a clock."""
+    """``nodes`` rollouts when set; else ``share`` of the move time from ``since``, when the
+    decision was asked, less as the bank drains and times ``load`` (the share of the CPU the
+    last searches got: on a loaded machine a rollout takes longer and a pause of the process
+    can come at any time); :data:`NO_CLOCK_NODES` without a clock."""
     if nodes is not None:
         return Budget(nodes, None)
     allowed = (request.deadline_ms - request.time_bank_ms) / 1000 or move_time
     if allowed <= 0:
         return Budget(NO_CLOCK_NODES, None)
-    return Budget(None, share * bank_factor(request.time_bank_ms, bank_ms) * allowed, since)
+    factor = bank_factor(request.time_bank_ms, bank_ms) * load
+    return Budget(None, share * factor * allowed, since)
 
 
 def bank_factor(time_bank_ms: int, bank_ms: int) -> float:
-    """Think less as the bank drains: from half the bank down the share shrinks with it."""
+    """Think less as the bank drains: from half the bank down the share shrinks with it, and
+    below :data:`BANK_STOP` of it the search stops (one more overrun could be a strike)."""
     if bank_ms <= 0:
         return 1.0
-    return max(BANK_FLOOR, min(1.0, 2.0 * time_bank_ms / bank_ms))
+    left = time_bank_ms / bank_ms
+    if left < BANK_STOP:
+        return 0.0
+    return min(1.0, 2.0 * left)
