@@ -11,6 +11,7 @@ import pytest
 from arena.catalog import find_bot, load_bot
 from arena.games.europe.game import GAME, EuropeGame
 from arena.referee.match import TimeControl, play_match
+from arena.sdk import MatchInfo, Request
 from arena.sdk.bot import Bot
 from arena.statuses import SeatStatus
 
@@ -63,3 +64,33 @@ def test_the_rollout_policy_is_the_frozen_reference_code():
     copied = (bots / "europe-strong" / "heuristic.py").read_text()
     body = frozen[frozen.index("from __future__") : frozen.index('if __name__ == "__main__"')]
     assert copied[copied.index("from __future__") :] == body.rstrip() + "\n"
+
+
+def test_a_drained_bank_answers_as_the_reference_without_searching():
+    game = _game(4, 2)
+    strong, reference = _strong(), load_bot(find_bot(HEURISTIC))
+    info = MatchInfo(
+        "europe", game.config(), 0, 4, 3, game.board(), move_time_ms=100, time_bank_ms=250
+    )
+    strong.start(info)
+    reference.start(info)
+    state = game.new_game(3, [{}] * 4)
+    while (decision := game.decision(state)) is not None and decision.kind != "cards":
+        picks = {s: game.choices(game.legal_options(state, s))[0] for s in decision.seats}
+        state = game.apply_joint(state, picks).state
+    opts = game.legal_options(state, 0)
+    listed = list(opts.listed)
+    request = Request(
+        "cards",
+        0,
+        game.view(state, 0),
+        opts.constraints,
+        choices=listed,
+        game="europe",
+        deadline_ms=150,
+        time_bank_ms=50,  # a fifth of the bank left
+    )
+    answer, expected = strong.choose(request), reference.choose(request)
+    chosen = listed[answer] if isinstance(answer, int) else answer
+    assert chosen == (listed[expected] if isinstance(expected, int) else expected)
+    assert strong.searched == 0  # type: ignore[attr-defined]
