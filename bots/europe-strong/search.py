@@ -9,13 +9,13 @@ from typing import TypeVar
 
 from arena.sdk import Request
 
-THINK_SHARE = 0.5
+THINK_SHARE = 0.4
 """Share of the decision's move time the search may use; the rest absorbs the last rollout's
 overrun and scheduler noise."""
-CUT_SHARE = 0.7
+CUT_SHARE = 0.55
 """Share of the move time past which a rollout under way is abandoned (a loaded machine can
 stretch one rollout many times over)."""
-BANK_STOP = 0.4
+BANK_STOP = 0.6
 """Share of the bank below which the bot no longer searches and answers as the policy does,
 in a fraction of a millisecond."""
 NO_CLOCK_NODES = 24
