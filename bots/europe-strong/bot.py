@@ -1,8 +1,9 @@
 """europe-strong: determinized Monte-Carlo search over the real RISK: Europe engine, from its
 own view only (see README.md).
 
-Every decision that shapes the game (the bid, the kingdoms, the mercenary bids, the two
-secret order cards, each turn) is a small search: a handful of candidate answers
+The two secret order cards of each round (its own, and a Mercenary Army's it controls) are
+a small search (the bid, the kingdoms, the mercenary bids and the turns can be searched the
+same way, :attr:`EuropeStrong.kinds`, but that lost games): a handful of candidate answers
 (:mod:`.candidates`, the reference policy's own first), each played on the engine in sampled
 worlds (:class:`arena.sdk.europe.sim.Simulator`: the view, with what it hides drawn from the
 bot's own generator, the others' cards guessed as the reference policy would have chosen
@@ -13,7 +14,7 @@ simultaneous decision are the policy's from their own view of the world. Candida
 each world and its dice, and successive halving drops the worse half as evidence grows
 (:mod:`.search`). The search is anytime: it stops at a share of the move time, or after a
 fixed number of rollouts (``nodes``), which makes a game replayable from the bot's seed.
-Battle decisions and missions follow the policy.
+Every decision not searched follows the policy.
 """
 
 from __future__ import annotations
