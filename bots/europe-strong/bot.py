@@ -58,6 +58,8 @@ class EuropeStrong(EuropeBot):
     def __init__(self, nodes: int | None = None) -> None:
         self.nodes = nodes
         """Rollouts per search; None: as many as the clock allows."""
+        self.policy = EuropeHeuristic()
+        """The reference policy: rollouts, candidates, and every decision not searched."""
         self.guess: dict[int, tuple[int, int]] = {}
         """The cards each other army is expected to have chosen this round."""
         self.kinds = SEARCHED_KINDS
@@ -73,8 +75,8 @@ class EuropeStrong(EuropeBot):
 
     def start(self, match: MatchInfo) -> None:
         super().start(match)
-        self.policy = EuropeHeuristic()
         self.policy.start(match)
+        self.guess = {}
         if match.game != "europe":
             return
         self.sim = Simulator(match)
@@ -84,7 +86,7 @@ class EuropeStrong(EuropeBot):
         self.bank_ms = match.time_bank_ms
 
     def declarations(self, game: str) -> dict[str, Any]:
-        return self.policy.declarations(game) if hasattr(self, "policy") else {}
+        return self.policy.declarations(game)
 
     def choose(self, request: Request) -> Answer:
         asked = time.perf_counter()
