@@ -18,6 +18,14 @@ benchmarks/RESULTS.md can be regenerated.
         [--progress 10] [--json PATH]
     python benchmarks/ladder.py --game europe [--tables four,mixed,three,h2h]
         [--four A,B,C,D] [--mixed A,B,C,D] [--four-games 200] [--move-time 0.1] ...
+    python benchmarks/ladder.py --game europe --tables search4,search3,search2
+        [--four-games 400] [--three-games 300] [--h2h-games 300] [--rules missions=true]
+
+RISK: Europe's search tables (only when named in ``--tables``): the searching
+``europe-strong`` against the frozen ``europe-heuristic``, ``search4`` with three of them
+(4 players), ``search3`` with two (3 players, Mercenary Armies), ``search2`` head-to-head
+(2 players, Mercenary Armies); ``--rules missions=true`` plays the Kingdom Missions variant.
+Their target: europe-strong ≥ 2× par (50%) in ``search4``.
 
 Tables (default lineups in the constants below; any bundled bot or bot folder path may be
 named, the same bot more than once: each seat gets its own instance or process):
@@ -161,6 +169,10 @@ EUROPE_SUBJECT = "europe-heuristic"
 EUROPE_FOUR_TARGET = 80.0
 EUROPE_MIXED_TARGET = 40.0
 EUROPE_H2H_TARGET = 60.0
+EUROPE_SEARCHER = "europe-strong"
+EUROPE_SEARCH_REFERENCE = "europe-heuristic"
+EUROPE_SEARCH_KINDS = {"search4": 4, "search3": 3, "search2": 2}
+EUROPE_SEARCH_TARGET = 50.0
 """RISK: Europe (``--game europe``): the tables and targets of its ladder. A win there is the
 seat alone in first place (the match's ``winner``); a shared first place is no win."""
 
@@ -182,9 +194,9 @@ class Table:
 
     @property
     def label(self) -> str:
-        if self.kind in ("h2h", "ladder", "ref2"):
+        if self.kind in ("h2h", "ladder", "ref2", "search2"):
             return f"{self.kind} {self.lineup[0]} vs {self.lineup[1]}"
-        if self.kind in REFERENCE_KINDS:
+        if self.kind in REFERENCE_KINDS or self.kind in EUROPE_SEARCH_KINDS:
             return f"{self.kind} {self.lineup[0]} vs {self.seats - 1}× {self.lineup[1]}"
         if self.kind == "mixed":
             return f"{self.seats}-player mixed table"
@@ -513,6 +525,9 @@ def targets(
             {"target": text.format(others="the others"), "measured": None, "met": None}
         ]
 
+    if game == "europe" and all(s["kind"] in EUROPE_SEARCH_KINDS for s in summaries):
+        own = _p99_target(summaries, move_ms, REF_P99_SHARE_TARGET, EUROPE_SEARCHER)
+        return [*_search_targets(summaries), own]
     if game == "europe":
         found = win_target(
             f"{subject} ≥ {EUROPE_FOUR_TARGET:g}% of 4-player games against {{others}}",
@@ -530,6 +545,8 @@ def targets(
             "h2h",
             EUROPE_H2H_TARGET,
         )
+        if any(summary["kind"] in EUROPE_SEARCH_KINDS for summary in summaries):
+            found += _search_targets(summaries)
         return [*found, _p99_target(summaries, move_ms)]
     reference = [s for s in summaries if s["kind"] in REFERENCE_KINDS]
     rest = [s for s in summaries if s not in reference]
@@ -585,6 +602,31 @@ def targets(
                 reference, move_ms, REF_P99_SHARE_TARGET, subject, " in the reference tables"
             )
         )
+    return found
+
+
+def _search_targets(summaries: list[dict[str, Any]]) -> list[dict]:
+    """europe-strong's target in ``search4``, and its figure in the other search tables."""
+    found = []
+    for summary in summaries:
+        kind = summary["kind"]
+        if kind not in EUROPE_SEARCH_KINDS:
+            continue
+        row = next((r for r in summary["bots"] if r["bot"] == EUROPE_SEARCHER), None)
+        if row is None or row["win_pct"] is None:
+            continue
+        seats = EUROPE_SEARCH_KINDS[kind]
+        par = 100 / seats
+        threshold = EUROPE_SEARCH_TARGET if seats == 4 else par
+        measured = (
+            f"{row['win_pct']:.1f}% [{row['win_low_pct']:.1f}, {row['win_high_pct']:.1f}] "
+            f"over {row['games']} games"
+        )
+        share = f"2× par ({threshold:.1f}%)" if seats == 4 else f"par ({par:.1f}%)"
+        text = f"{EUROPE_SEARCHER} ≥ {share} of {seats}-player games against " + ", ".join(
+            dict.fromkeys(b for b in summary["lineup"] if b != EUROPE_SEARCHER)
+        )
+        found.append({"target": text, "measured": measured, "met": row["win_pct"] >= threshold})
     return found
 
 
@@ -669,10 +711,11 @@ def _europe_tables(args: argparse.Namespace) -> list[Table]:
     """RISK: Europe's tables: 4 players against random, 4 players mixed, 3 players, and
     head-to-heads in the 2-player (Mercenary Army) game."""
     kinds = {k.strip() for k in (args.tables or "four,mixed,three,h2h").split(",") if k.strip()}
-    unknown = kinds - {"four", "mixed", "three", "h2h"}
+    unknown = kinds - {"four", "mixed", "three", "h2h", *EUROPE_SEARCH_KINDS}
     if unknown:
         raise ConfigError(
-            f"--tables takes four, mixed, three and h2h with --game europe, got "
+            f"--tables takes four, mixed, three and h2h (and search4, search3, search2) "
+            f"with --game europe, got "
             f"{', '.join(sorted(unknown))}"
         )
     tables = []
@@ -686,6 +729,11 @@ def _europe_tables(args: argparse.Namespace) -> list[Table]:
     if "h2h" in kinds:
         for pair in args.h2h or list(EUROPE_H2H):
             tables.append(Table("h2h", _names(pair, 2, "--h2h"), args.h2h_games))
+    games = {4: args.four_games, 3: args.three_games, 2: args.h2h_games}
+    for kind, seats in EUROPE_SEARCH_KINDS.items():
+        if kind in kinds:
+            lineup = (EUROPE_SEARCHER,) + (EUROPE_SEARCH_REFERENCE,) * (seats - 1)
+            tables.append(Table(kind, lineup, games[seats]))
     return [t for t in tables if t.games > 0]
 
 
@@ -915,7 +963,14 @@ def write_json(path: Path | None, report: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     europe = args.game == "europe"
-    args.subject = args.subject or (EUROPE_SUBJECT if europe else SUBJECT)
+    searching = (
+        europe
+        and bool(args.tables)
+        and {k.strip() for k in args.tables.split(",") if k.strip()} <= set(EUROPE_SEARCH_KINDS)
+    )
+    args.subject = args.subject or (
+        EUROPE_SEARCHER if searching else EUROPE_SUBJECT if europe else SUBJECT
+    )
     both = args.move_time is not None and args.move_times is not None
     if args.move_time is None:
         args.move_time = 0.1 if europe else 0.05

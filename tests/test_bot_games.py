@@ -204,7 +204,13 @@ def test_every_bundled_bot_declares_its_games() -> None:
     specs = bundled_bots()
     assert specs
     both, europe = ["classic", "europe"], ["europe"]
-    special = {"random": both, "js-random": both, "europe-heuristic": europe, "js-europe": europe}
+    special = {
+        "random": both,
+        "js-random": both,
+        "europe-heuristic": europe,
+        "europe-strong": europe,
+        "js-europe": europe,
+    }
     for spec in specs:
         declared = tomllib.loads((spec.path / "bot.toml").read_text())
         expected = special.get(spec.name, ["classic"])

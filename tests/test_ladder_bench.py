@@ -180,6 +180,33 @@ def test_europe_tables_and_targets_run_end_to_end(ladder, tmp_path, capsys):
     assert "Python bots in-process" in capsys.readouterr().out
 
 
+def test_europe_search_tables_seat_europe_strong_against_the_reference(ladder):
+    args = _args(ladder, "--game", "europe", "--tables", "search4,search2", "--h2h-games", "10")
+    tables = ladder._europe_tables(args)
+    assert [(t.kind, t.lineup, t.games) for t in tables] == [
+        ("search4", ("europe-strong",) + ("europe-heuristic",) * 3, args.four_games),
+        ("search2", ("europe-strong", "europe-heuristic"), 10),
+    ]
+    summaries = [
+        _search_summary(ladder, "search4", 4, win_pct=45.0, p99=55.0),
+        _search_summary(ladder, "search3", 3, win_pct=40.0, p99=65.0),
+    ]
+    found = ladder.targets(summaries, "europe-strong", move_ms=100.0, game="europe")
+    assert [(t["target"], t["met"]) for t in found] == [
+        ("europe-strong ≥ 2× par (50.0%) of 4-player games against europe-heuristic", False),
+        ("europe-strong ≥ par (33.3%) of 3-player games against europe-heuristic", True),
+        ("europe-strong's p99 decision time ≤ 60% of the move time (60.0 ms)", False),
+    ]
+
+
+def _search_summary(ladder, kind: str, seats: int, win_pct: float, p99: float) -> dict:
+    lineup = ["europe-strong"] + ["europe-heuristic"] * (seats - 1)
+    row = {"bot": "europe-strong", "games": 100, "win_pct": win_pct, "win_low_pct": 1.0}
+    row |= {"win_high_pct": 99.0, "think_ms_p99": p99}
+    other = {"bot": "europe-heuristic", "games": 300, "win_pct": 10.0, "think_ms_p99": 1.0}
+    return {"kind": kind, "label": kind, "lineup": lineup, "bots": [row, other]}
+
+
 def test_europe_refuses_a_table_of_classic_only(ladder, capsys):
     assert ladder.main(["--game", "europe", "--tables", "six"]) == 2
     assert ladder.main(["--game", "europe", "--four", "strong,random,random,random"]) == 2

@@ -16,6 +16,7 @@ from arena.games.europe.state import EuropeState
 
 HIDDEN = -1
 """A card id or mission the seat may not see."""
+_ARMY_KEYS = tuple(str(a) for a in range(ARMIES))
 SECRET_EVENTS = {"cards_chosen": ("first", "second"), "mission_kept": ("mission",)}
 """Event types → the fields only their deciding seat sees."""
 
@@ -108,8 +109,14 @@ class EuropeView(TypedDict):
 def view_for(rules: EuropeRules, state: EuropeState, seat: int) -> EuropeView:
     board = rules.board
     territories: list[TerritoryView] = []
+    every = state.units
     for t in range(board.size):
-        units = {str(a): list(state.of(t, a)) for a in range(ARMIES) if state.count(t, a)}
+        # slices of the flat unit list: a search asks for a view at every simulated decision
+        units: dict[str, list[int]] = {}
+        for a in range(ARMIES):
+            i = (t * ARMIES + a) * 4
+            if every[i] or every[i + 1] or every[i + 2] or every[i + 3]:
+                units[_ARMY_KEYS[a]] = every[i : i + 4]
         territories.append(
             {
                 "owner": state.owner[t],
