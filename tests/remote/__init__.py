@@ -108,12 +108,19 @@ def serving(
         address = ready.split("listening on ", 1)[1].split()[0]
         yield address, lines
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(WAIT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(WAIT)
+        stop_server(process)
+
+
+def stop_server(process: subprocess.Popen[str]) -> None:
+    """Stop a server process as an operator would (SIGTERM), killing it if it lingers."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(WAIT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(WAIT)
 
 
 RANDOM = (sys.executable, str(BOTS / "random" / "bot.py"))

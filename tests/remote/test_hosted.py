@@ -24,7 +24,7 @@ import pytest
 from arena.results.store import open_store
 from arena.submissions.files import new_submission_id
 from tests.processes import marked
-from tests.remote import ROOT, WAIT, Lines, arena
+from tests.remote import ROOT, WAIT, Lines, arena, stop_server
 from tests.submissions import bot_folder, submit
 from tests.waiting import wait_until
 from tests.web.browser import missing_browser, shown_status
@@ -46,13 +46,7 @@ def hosting(db: Path, *flags: str) -> Iterator[tuple[subprocess.Popen[str], Line
         lines.wait_for(lambda line: "accepting submissions" in line)
         yield process, lines
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(WAIT)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(WAIT)
+        stop_server(process)
 
 
 def read(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
