@@ -6,5 +6,13 @@ docs/training.md describes the observations, actions and rewards."""
 
 from arena.envs.aec import ArenaAECEnv, aec_env
 from arena.envs.encoding import Encoder, encoder_for
+from arena.envs.single import SingleAgentEnv, single_agent_env
 
-__all__ = ["ArenaAECEnv", "Encoder", "aec_env", "encoder_for"]
+__all__ = [
+    "ArenaAECEnv",
+    "Encoder",
+    "SingleAgentEnv",
+    "aec_env",
+    "encoder_for",
+    "single_agent_env",
+]

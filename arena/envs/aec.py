@@ -23,7 +23,7 @@ from arena.envs.encoding import encoder_for
 from arena.envs.narration import Narration
 from arena.envs.rewards import out_place, place_reward, place_rewards
 from arena.envs.table import ROUND_LIMIT, Table, configured
-from arena.errors import ArenaError, ConfigError
+from arena.errors import ConfigError
 
 RENDER_MODES = ("ansi", "human")
 SEED_BITS = 62
@@ -116,15 +116,14 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inf
             self._was_dead_step(action)
             return
         table = self.table
-        allowed = table.allowed()
-        if action is None or not 0 <= int(action) < allowed:
-            raise ArenaError(
-                f"action {action!r} is not legal for {agent}: this {table.kind} decision "
-                f"has {allowed} (0..{allowed - 1}; see the observation's action_mask)"
-            )
+        chosen, legal = table.action(action)
         self._cumulative_rewards[agent] = 0.0
-        table.play(table.listed()[int(action)])
+        table.play(chosen)
         self._clear_rewards()
+        if legal:
+            self.infos[agent].pop("illegal_action", None)
+        else:
+            self.infos[agent]["illegal_action"] = True
         self._settle()
         if self.render_mode == "human":
             self.render()

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.envs.encoding import Encoder, Observation
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError
 from arena.games.api import Decision, Event, Game, Outcome
 
 ROUND_LIMIT = "round_limit"
@@ -109,6 +109,18 @@ class Table:
     def allowed(self) -> int:
         """How many of the due seat's choices the action space reaches."""
         return min(len(self.listed()), self.max_actions)
+
+    def action(self, index: Any) -> tuple[Any, bool]:
+        """The due seat's action for ``index`` of the action space, and whether the mask
+        allowed it: an index the mask closes plays the seat's default action (as the arena
+        does for an answer the game refuses); one outside the space is an error."""
+        if index is None or isinstance(index, bool) or not 0 <= int(index) < self.max_actions:
+            raise ArenaError(
+                f"action {index!r} is outside the action space 0..{self.max_actions - 1}"
+            )
+        if int(index) < self.allowed():
+            return self.listed()[int(index)], True
+        return self.game.default_action(self.state, self.seat), False
 
     def mask(self, seat: int) -> Mask:
         mask = np.zeros(self.max_actions, dtype=np.int8)

@@ -84,14 +84,23 @@ def test_the_mask_opens_exactly_the_legal_choices(game: str, players: int) -> No
     assert checked > 200
 
 
-def test_an_action_outside_the_mask_is_a_one_line_error() -> None:
+def test_an_action_the_mask_closes_plays_the_default_and_one_outside_the_space_is_an_error() -> (
+    None
+):
     env = aec_env("classic", players=3, max_rounds=2)
     env.reset(seed=1)
+    table = env.table
+    agent, seat = env.agent_selection, table.seat
+    default = table.game.default_action(table.state, seat)
     allowed = int(env.last()[0]["action_mask"].sum())
-    with pytest.raises(ArenaError, match=r"not legal for player_\d: this claim decision has 42"):
-        env.step(allowed)
-    with pytest.raises(ArenaError, match="not legal"):
-        env.step(-1)
+    env.step(allowed)  # closed by the mask: the seat's default claim
+    assert env.infos[agent] == {"illegal_action": True}
+    assert table.game.view(table.state, 0)["owner"][default.territory] == seat
+    for outside in (env.encoder.max_actions, -1, None):
+        with pytest.raises(ArenaError, match="outside the action space"):
+            env.step(outside)
+    env.step(0)
+    assert "illegal_action" not in env.infos[env.possible_agents[(seat + 1) % 3]]
 
 
 def test_bad_settings_are_one_line_errors() -> None:
