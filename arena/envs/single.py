@@ -6,7 +6,7 @@ until the agent decides again, and the step returns that decision's observation.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -25,10 +25,10 @@ AGENT = "agent"
 """The agent's seat's name in the narrator's text."""
 
 
-class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
+class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """The agent's seat against bots (see docs/training.md for observations and rewards)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES)}
+    metadata = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012 (Gymnasium's own attribute)
 
     def __init__(
         self,
