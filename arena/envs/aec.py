@@ -104,7 +104,10 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inf
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._gone = 0
-        self.agent_selection = agent_name(self.table.seat)
+        self._rewarded = False
+        """Whether the last step gave a reward or ended an agent (the rare steps: the
+        others skip clearing and adding up rewards)."""
+        self.agent_selection = self.possible_agents[self.table.seat]
         self._settle()
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -119,7 +122,9 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inf
         chosen, legal = table.action(action)
         self._cumulative_rewards[agent] = 0.0
         table.play(chosen)
-        self._clear_rewards()
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
         if legal:
             self.infos[agent].pop("illegal_action", None)
         else:
@@ -133,9 +138,13 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inf
         that ended, the next agent to act, and the dead agents first, as AEC prescribes."""
         table = self.table
         out = table.out
+        if not table.over and len(out) == self._gone:  # the common step: nobody went out
+            self.agent_selection = self.possible_agents[table.seat]
+            return
+        self._rewarded = True
         if len(out) > self._gone:
             for order in range(self._gone, len(out)):
-                agent = agent_name(out[order])
+                agent = self.possible_agents[out[order]]
                 if agent in self.terminations and not self.terminations[agent]:
                     place = out_place(order, table.players)
                     self.rewards[agent] = place_reward(place, table.players)
@@ -158,7 +167,7 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inf
                     self.rewards[agent] = earned[seat]
                     self.terminations[agent] = True
         else:
-            self.agent_selection = agent_name(table.seat)
+            self.agent_selection = self.possible_agents[table.seat]
         self._accumulate_rewards()
         self._deads_step_first()
 

@@ -8,9 +8,11 @@ for unbounded ones, a clip at a bound for the others); docs/training.md lists ev
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from arena.envs.encoding import Encoder, Observation
 from arena.games.api import Game
@@ -30,6 +32,8 @@ moves (ending the turn, the last choice, is then out of reach: a move ends it as
 
 ARMY_SCALE = 8.0
 """A territory's ``a`` armies read ``a / (a + 8)``: 1 → 0.11, 3 → 0.27, 8 → 0.5, 40 → 0.83."""
+ARMY_TABLE = 2048
+"""Army counts the table of ``a / (a + 8)`` holds; larger ones read as 2047 does (0.996)."""
 TOTAL_SCALE = 40.0
 """A seat's ``a`` armies on the board read ``a / (a + 40)``."""
 HAND_CLIP = 10
@@ -43,12 +47,41 @@ SET_VALUE_CLIP = 60
 """The next set's value reads ``min(value, 60) / 60`` (0 when sets are valued by type)."""
 SETS_CLIP = 20
 """Sets traded so far read ``min(sets, 20) / 20``."""
+SEAT_FIGURES = ("cards", "territories", "armies", "reserve", "alive", "always_max", "to_move")
+"""What the ``seats`` block holds for each seat (me first, then the others in turn order)."""
+GAME_FIGURES = (
+    "to_place",
+    "conquered_this_turn",
+    "next_set_value",
+    "sets_traded",
+    "deck_size",
+    "neutral_reserve",
+    "round",
+)
+"""What the ``game`` block holds, in order."""
 GENERAL_MISSIONS = sum(1 for m in MISSIONS if m.kind != "destroy")
 """Missions that name no seat (continents, territories); the others name a seat to destroy."""
 
 
+@dataclass(slots=True)
+class Settled:
+    """What one seat's observation takes from the figures that change seldom, and the key
+    they came from: who holds which territory, the headquarters, the seat's hand and
+    mission, everyone's card counts and reserves, who is out, whose turn it is."""
+
+    key: tuple[Any, ...]
+    template: npt.NDArray[np.float32]
+    """The observation with every block those figures fill, the others 0."""
+    seats_of: npt.NDArray[np.int64]
+    """Per territory, one-hot: the seat holding it (columns in relative seat order)."""
+
+
 class ClassicEncoder:
-    """The observation of one seat in one classic configuration (players, board, rules)."""
+    """The observation of one seat in one classic configuration (players, board, rules).
+
+    Built for speed (it runs at every environment step): what follows from the figures
+    that change seldom is kept per seat as a template, so a step copies it and writes only
+    the armies, the attack, the decision kind and the per-game figures."""
 
     def __init__(self, game: ClassicGame) -> None:
         self.max_actions = MAX_ACTIONS
@@ -56,35 +89,34 @@ class ClassicEncoder:
         self.players = n = config.players
         self.territories = size = game.rules.board.size
         self.max_rounds = config.max_rounds
-        self.symbols = np.asarray(game.rules.board.card_symbols, dtype=np.intp)
-        self.kinds = {kind: i for i, kind in enumerate(KINDS)}
+        self.symbols = game.rules.board.card_symbols
+        self.cards = len(self.symbols)
         self._blocks: list[tuple[str, int]] = [
             ("owner", size * (n + 1)),
             ("armies", size),
             ("headquarters", size * n),
             ("my_territory_cards", size),
-            ("my_card_symbols", 4),
-            ("seat_cards", n),
-            ("seat_territories", n),
-            ("seat_armies", n),
-            ("seat_reserve", n),
-            ("seat_alive", n),
-            ("seat_always_max", n),
-            ("seat_to_move", n),
-            ("mission", GENERAL_MISSIONS + n),
-            ("decision_kind", len(KINDS)),
             ("attack_from", size),
             ("attack_to", size),
+            ("my_card_symbols", WILD + 1),
+            ("seats", n * len(SEAT_FIGURES)),
+            ("mission", GENERAL_MISSIONS + n),
+            ("decision_kind", len(KINDS)),
             ("attack_dice", 1),
-            ("game", 7),
+            ("game", len(GAME_FIGURES)),
         ]
-        starts: dict[str, int] = {}
+        at: dict[str, int] = {}
         offset = 0
         for name, length in self._blocks:
-            starts[name] = offset
+            at[name] = offset
             offset += length
         self._size = offset
-        self._at = starts
+        self._at = at
+        self._armies = slice(at["armies"], at["armies"] + size)
+        self._from, self._to = at["attack_from"], at["attack_to"]
+        self._kind = {kind: at["decision_kind"] + i for i, kind in enumerate(KINDS)}
+        self._dice = at["attack_dice"]
+        self._game = slice(at["game"], at["game"] + len(GAME_FIGURES))
         # Per observing seat: owner id (+2, so unclaimed -2 and neutral -1 index too) → the
         # owner's one-hot row relative to that seat; and the seats in relative order.
         eye = np.eye(n + 1, dtype=np.float32)
@@ -95,6 +127,13 @@ class ClassicEncoder:
             for seat in range(n)
         ]
         self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]
+        self._known: list[Settled | None] = [None] * n
+        self._squashed = np.array(
+            [a / (a + ARMY_SCALE) for a in range(ARMY_TABLE)], dtype=np.float32
+        )
+        """A territory's armies read through a table (a count past its end reads as the
+        last entry, 0.997)."""
+        self._seat_at = [at["seats"] + r * len(SEAT_FIGURES) for r in range(n)]
 
     def observation_size(self) -> int:
         return self._size
@@ -103,71 +142,85 @@ class ClassicEncoder:
         return list(self._blocks)
 
     def encode(self, view: Mapping[str, Any], kind: str) -> Observation:
-        n, size, at = self.players, self.territories, self._at
         seat: int = view["seat"]
-        order = self._order[seat]
-        obs = np.zeros(self._size, dtype=np.float32)
-        owner = np.asarray(view["owner"], dtype=np.intp)
-        armies = np.asarray(view["armies"], dtype=np.float32)
-        start = at["owner"]
-        obs[start : start + size * (n + 1)] = self._owner_rows[seat][owner + 2].ravel()
-        start = at["armies"]
-        obs[start : start + size] = armies / (armies + ARMY_SCALE)
-        start = at["headquarters"]
-        for holder, territory in enumerate(view["headquarters"]):
-            if territory >= 0:
-                obs[start + territory * n + (holder - seat) % n] = 1.0
-        hand: list[int] = view["hand"]
-        if hand:
-            cards = np.asarray(hand, dtype=np.intp)
-            own = cards[cards < size]
-            obs[at["my_territory_cards"] + own] = 1.0
-            counts = np.bincount(self.symbols[cards], minlength=WILD + 1)
-            start = at["my_card_symbols"]
-            obs[start : start + 4] = np.minimum(counts, SYMBOL_CLIP) / SYMBOL_CLIP
-        held = owner >= 0
-        territories = np.bincount(owner[held], minlength=n)
-        totals = np.bincount(owner[held], weights=armies[held], minlength=n)
-        card_counts: list[int] = view["card_counts"]
-        reserve: list[int] = view["reserve"]
-        out = set(view["eliminated"])
-        always_max: list[bool] = view["always_max"]
-        per_seat = [
-            *(min(card_counts[s], HAND_CLIP) / HAND_CLIP for s in order),
-            *(territories[s] / size for s in order),
-            *(totals[s] / (totals[s] + TOTAL_SCALE) for s in order),
-            *(min(reserve[s], RESERVE_CLIP) / RESERVE_CLIP for s in order),
-            *(0.0 if s in out else 1.0 for s in order),
-            *(1.0 if always_max[s] else 0.0 for s in order),
-        ]
-        start = at["seat_cards"]
-        obs[start : start + 6 * n] = per_seat
-        obs[at["seat_to_move"] + (view["turn_seat"] - seat) % n] = 1.0
         mission = view["mission"]
-        if mission is not None:
-            target = MISSIONS[mission["id"]].target
-            if target < 0:
-                obs[at["mission"] + mission["id"]] = 1.0
-            else:
-                obs[at["mission"] + GENERAL_MISSIONS + (target - seat) % n] = 1.0
-        obs[at["decision_kind"] + self.kinds[kind]] = 1.0
+        key = (
+            view["owner"],
+            view["hand"],
+            view["reserve"],
+            view["eliminated"],
+            view["headquarters"],
+            None if mission is None else mission["id"],
+        )
+        known = self._known[seat]
+        if known is None or known.key != key:
+            known = self._known[seat] = self._settle(seat, key, view["always_max"])
+        obs = known.template.copy()
+        armies = np.array(view["armies"])
+        self._squashed.take(armies, mode="clip", out=obs[self._armies])
+        # Per seat, in relative order: cards held, armies on the board, whose turn it is.
+        order = self._order[seat]
+        cards = view["card_counts"]
+        for r, total in enumerate(armies.dot(known.seats_of).tolist()):
+            at = self._seat_at[r]
+            obs[at] = min(cards[order[r]], HAND_CLIP) / HAND_CLIP
+            obs[at + 2] = total / (total + TOTAL_SCALE)
+        obs[self._seat_at[(view["turn_seat"] - seat) % self.players] + 6] = 1.0
+        obs[self._kind[kind]] = 1.0
         attack = view["attack"]
         if attack is not None:
-            obs[at["attack_from"] + attack["from"]] = 1.0
-            obs[at["attack_to"] + attack["to"]] = 1.0
-            obs[at["attack_dice"]] = attack["dice"] / 3
-        next_value = view["next_set_value"] or 0
-        start = at["game"]
-        obs[start : start + 7] = (
+            obs[self._from + attack["from"]] = 1.0
+            obs[self._to + attack["to"]] = 1.0
+            obs[self._dice] = attack["dice"] / 3
+        rounds = self.max_rounds
+        obs[self._game] = (
             min(view["to_place"], RESERVE_CLIP) / RESERVE_CLIP,
             1.0 if view["conquered_this_turn"] else 0.0,
-            min(next_value, SET_VALUE_CLIP) / SET_VALUE_CLIP,
+            min(view["next_set_value"] or 0, SET_VALUE_CLIP) / SET_VALUE_CLIP,
             min(view["sets_traded"], SETS_CLIP) / SETS_CLIP,
-            min(view["deck_size"], len(self.symbols)) / len(self.symbols),
+            view["deck_size"] / self.cards,
             min(view["neutral_reserve"], RESERVE_CLIP) / RESERVE_CLIP,
-            min(view["round"], self.max_rounds) / self.max_rounds,
+            min(view["round"], rounds) / rounds,
         )
         return obs
+
+    def _settle(self, seat: int, key: tuple[Any, ...], always_max: list[bool]) -> Settled:
+        """The template of ``seat``'s observations while the figures of ``key`` hold."""
+        owners, hand, reserve, out, headquarters, mission = key
+        n, size, at = self.players, self.territories, self._at
+        template = np.zeros(self._size, dtype=np.float32)
+        rows = self._owner_rows[seat][np.asarray(owners, dtype=np.intp) + 2]
+        template[at["owner"] : at["owner"] + size * (n + 1)] = rows.ravel()
+        for holder, territory in enumerate(headquarters):
+            if territory >= 0:
+                template[at["headquarters"] + territory * n + (holder - seat) % n] = 1.0
+        symbols = [0] * (WILD + 1)
+        for card in hand:
+            symbols[self.symbols[card]] += 1
+            if card < size:
+                template[at["my_territory_cards"] + card] = 1.0
+        start = at["my_card_symbols"]
+        template[start : start + WILD + 1] = [min(c, SYMBOL_CLIP) / SYMBOL_CLIP for c in symbols]
+        seats_of = rows[:, :n].astype(np.int64)
+        held = seats_of.sum(axis=0).tolist()
+        figures: list[float] = []
+        for r, s in enumerate(self._order[seat]):
+            figures += (
+                0.0,  # cards: written at each step
+                held[r] / size,
+                0.0,  # armies: written at each step
+                min(reserve[s], RESERVE_CLIP) / RESERVE_CLIP,
+                0.0 if s in out else 1.0,
+                1.0 if always_max[s] else 0.0,
+                0.0,  # to move: written at each step
+            )
+        template[at["seats"] : at["seats"] + len(figures)] = figures
+        if mission is not None:
+            target = MISSIONS[mission].target
+            place = mission if target < 0 else GENERAL_MISSIONS + (target - seat) % n
+            template[at["mission"] + place] = 1.0
+        copied = tuple(list(k) if isinstance(k, list) else k for k in key)
+        return Settled(copied, template, seats_of)
 
 
 def encoder(game: Game[Any, Any, Any]) -> Encoder:
