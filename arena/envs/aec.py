@@ -125,10 +125,11 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inf
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        if legal:
-            self.infos[agent].pop("illegal_action", None)
-        else:
-            self.infos[agent]["illegal_action"] = True
+        info = self.infos[agent]
+        if not legal:
+            info["illegal_action"] = True
+        elif info:
+            info.pop("illegal_action", None)
         self._settle()
         if self.render_mode == "human":
             self.render()

@@ -70,6 +70,8 @@ class Table:
         self._options: Any = None
         self.out: tuple[int, ...] = ()
         """Seats out of the game, in the order they went."""
+        self._masks: dict[int, Mask] = {}
+        """The mask of each count of allowed actions, made once."""
 
     def reset(self, seed: int, declarations: Sequence[Mapping[str, Any]] = ()) -> None:
         self.state = self.game.new_game(seed, declarations)
@@ -114,19 +116,23 @@ class Table:
         """The due seat's action for ``index`` of the action space, and whether the mask
         allowed it: an index the mask closes plays the seat's default action (as the arena
         does for an answer the game refuses); one outside the space is an error."""
-        if index is None or isinstance(index, bool) or not 0 <= int(index) < self.max_actions:
+        if index is None or isinstance(index, bool) or not 0 <= index < self.max_actions:
             raise ArenaError(
                 f"action {index!r} is outside the action space 0..{self.max_actions - 1}"
             )
-        if int(index) < self.allowed():
-            return self.listed()[int(index)], True
+        listed = self.listed()
+        if index < len(listed):
+            return listed[index], True
         return self.game.default_action(self.state, self.seat), False
 
     def mask(self, seat: int) -> Mask:
-        mask = np.zeros(self.max_actions, dtype=np.int8)
-        if seat == self.seat:
-            mask[: self.allowed()] = 1
-        return mask
+        """1 for each action the seat may take now (a copy: the caller may keep it)."""
+        allowed = self.allowed() if seat == self.seat else 0
+        mask = self._masks.get(allowed)
+        if mask is None:
+            mask = self._masks[allowed] = np.zeros(self.max_actions, dtype=np.int8)
+            mask[:allowed] = 1
+        return mask.copy()
 
     def encode(self, seat: int) -> Observation:
         """``seat``'s observation now: its own view of the position before the decision
@@ -168,7 +174,7 @@ class Table:
                     }
                 )
         self._advance()
-        self.out = tuple(self.game.out_order(self.state))
+        self.out = self.game.out_order(self.state)
         if self.recording and self.decision is None:
             self._record_result()
         return events

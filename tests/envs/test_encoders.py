@@ -136,3 +136,27 @@ def test_seats_are_seen_from_the_observer_so_one_policy_serves_every_seat() -> N
         rows = obs[start : start + layout["owner"]].reshape(len(owner), 4)
         for territory, holder in enumerate(owner):
             assert rows[territory].argmax() == (holder - seat) % 3 and rows[territory].sum() == 1
+
+
+@pytest.mark.parametrize("rules", [{}, {"mode": "capital"}, {"mode": "mission"}])
+def test_an_encoder_that_remembers_earlier_views_encodes_as_a_fresh_one(
+    rules: dict[str, str],
+) -> None:
+    """The encoder keeps what seldom changes between a seat's observations; every
+    observation must still be exactly what a new encoder makes of the same view."""
+    game = _classic(4, max_rounds="12", **rules)
+    kept = encoder_for(game)
+    state = game.new_game(4)
+    rng = random.Random(4)
+    compared = 0
+    while (decision := game.decision(state)) is not None:
+        for seat in decision.seats:
+            view = game.view(state, seat)
+            fresh = encoder_for(game).encode(view, decision.kind)
+            assert (kept.encode(view, decision.kind) == fresh).all(), (decision.kind, compared)
+            compared += 1
+        answers = {
+            s: rng.choice(game.choices(game.legal_options(state, s))) for s in decision.seats
+        }
+        state = game.apply_joint(state, answers).state
+    assert compared > 400

@@ -126,6 +126,8 @@ class ClassicEncoder:
             )
             for seat in range(n)
         ]
+        self._seat_rows = [rows[:, :n].astype(np.int64) for rows in self._owner_rows]
+        """The same rows without the neutral's column, as integers (to sum armies by)."""
         self._order = [[(seat + r) % n for r in range(n)] for seat in range(n)]
         self._known: list[Settled | None] = [None] * n
         self._squashed = np.array(
@@ -134,6 +136,8 @@ class ClassicEncoder:
         """A territory's armies read through a table (a count past its end reads as the
         last entry, 0.997)."""
         self._seat_at = [at["seats"] + r * len(SEAT_FIGURES) for r in range(n)]
+        self._seat_slots = [list(zip(self._seat_at, order, strict=True)) for order in self._order]
+        """Per observing seat: where each seat's figures start, and which seat it is."""
 
     def observation_size(self) -> int:
         return self._size
@@ -154,16 +158,18 @@ class ClassicEncoder:
         )
         known = self._known[seat]
         if known is None or known.key != key:
-            known = self._known[seat] = self._settle(seat, key, view["always_max"])
+            if known is not None and known.key[1:] == key[1:]:  # only land changed hands
+                self._moved(seat, known, key[0])
+            else:
+                known = self._known[seat] = self._settle(seat, key, view["always_max"])
         obs = known.template.copy()
         armies = np.array(view["armies"])
         self._squashed.take(armies, mode="clip", out=obs[self._armies])
         # Per seat, in relative order: cards held, armies on the board, whose turn it is.
-        order = self._order[seat]
         cards = view["card_counts"]
-        for r, total in enumerate(armies.dot(known.seats_of).tolist()):
-            at = self._seat_at[r]
-            obs[at] = min(cards[order[r]], HAND_CLIP) / HAND_CLIP
+        totals = armies.dot(known.seats_of).tolist()
+        for (at, other), total in zip(self._seat_slots[seat], totals, strict=True):
+            obs[at] = min(cards[other], HAND_CLIP) / HAND_CLIP
             obs[at + 2] = total / (total + TOTAL_SCALE)
         obs[self._seat_at[(view["turn_seat"] - seat) % self.players] + 6] = 1.0
         obs[self._kind[kind]] = 1.0
@@ -184,13 +190,30 @@ class ClassicEncoder:
         )
         return obs
 
+    def _moved(self, seat: int, known: Settled, owners: list[int]) -> None:
+        """Bring ``known`` up to date where only territories changed hands (the common
+        case: a conquest): patch those territories' rows and the seats' territory counts."""
+        n, size, at = self.players, self.territories, self._at
+        before: list[int] = known.key[0]
+        rows, seat_rows, template = self._owner_rows[seat], self._seat_rows[seat], known.template
+        for territory, (old, new) in enumerate(zip(before, owners, strict=True)):
+            if old != new:
+                start = at["owner"] + territory * (n + 1)
+                template[start : start + n + 1] = rows[new + 2]
+                known.seats_of[territory] = seat_rows[new + 2]
+        for r, s in enumerate(self._order[seat]):
+            template[self._seat_at[r] + 1] = owners.count(s) / size
+        known.key = (owners[:], *known.key[1:])
+
     def _settle(self, seat: int, key: tuple[Any, ...], always_max: list[bool]) -> Settled:
         """The template of ``seat``'s observations while the figures of ``key`` hold."""
         owners, hand, reserve, out, headquarters, mission = key
         n, size, at = self.players, self.territories, self._at
         template = np.zeros(self._size, dtype=np.float32)
-        rows = self._owner_rows[seat][np.asarray(owners, dtype=np.intp) + 2]
-        template[at["owner"] : at["owner"] + size * (n + 1)] = rows.ravel()
+        shifted = np.asarray(owners, dtype=np.intp) + 2
+        template[at["owner"] : at["owner"] + size * (n + 1)] = self._owner_rows[seat][
+            shifted
+        ].ravel()
         for holder, territory in enumerate(headquarters):
             if territory >= 0:
                 template[at["headquarters"] + territory * n + (holder - seat) % n] = 1.0
@@ -201,13 +224,13 @@ class ClassicEncoder:
                 template[at["my_territory_cards"] + card] = 1.0
         start = at["my_card_symbols"]
         template[start : start + WILD + 1] = [min(c, SYMBOL_CLIP) / SYMBOL_CLIP for c in symbols]
-        seats_of = rows[:, :n].astype(np.int64)
-        held = seats_of.sum(axis=0).tolist()
+        seats_of = self._seat_rows[seat][shifted]
+        order = self._order[seat]
         figures: list[float] = []
-        for r, s in enumerate(self._order[seat]):
+        for s in order:
             figures += (
                 0.0,  # cards: written at each step
-                held[r] / size,
+                owners.count(s) / size,
                 0.0,  # armies: written at each step
                 min(reserve[s], RESERVE_CLIP) / RESERVE_CLIP,
                 0.0 if s in out else 1.0,
