@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	@echo "installing the arena into $(VENV) (log: $(VENV)/install.log)"
 	@{ $(BIN)/python -m pip install --quiet --upgrade pip \
-	  && $(BIN)/python -m pip install --quiet -e '.[dev,ray]'; } > $(VENV)/install.log 2>&1 \
+	  && $(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'; } > $(VENV)/install.log 2>&1 \
 	  || { cat $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 

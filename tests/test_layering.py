@@ -157,6 +157,24 @@ def test_nothing_outside_the_cli_imports_it() -> None:
     assert not found, f"these import arena.cli: {sorted(found)}"
 
 
+RL_LIBRARIES = ("numpy", "gymnasium", "pettingzoo")
+"""The optional extra ``risk-arena[rl]``: only the training environments use it."""
+
+
+def test_only_the_training_environments_use_the_rl_extra_and_nothing_imports_them() -> None:
+    """``arena.envs`` is a leaf: the arena imports and runs without numpy, Gymnasium and
+    PettingZoo, and nothing in it reaches into the environments (tests, benchmarks and
+    examples do)."""
+    found = set()
+    for path in ARENA.rglob("*.py"):
+        in_envs = path.relative_to(ARENA).parts[0] == "envs"
+        for name in _imports_of(path.read_text(), _package(path)):
+            top = name.split(".")[0]
+            if not in_envs and (top in RL_LIBRARIES or name.startswith("arena.envs")):
+                found.add(f"{_module_name(path)} imports {name}")
+    assert not found, sorted(found)
+
+
 # -- docs/architecture.md: the layers and what each may import --------------------------------
 
 ARCHITECTURE = ARENA.parent / "docs" / "architecture.md"
