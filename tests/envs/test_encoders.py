@@ -43,7 +43,7 @@ def test_every_observation_has_the_layouts_shape_and_stays_in_bounds(
             seen += 1
             answers[seat] = rng.choice(configured.choices(configured.legal_options(state, seat)))
         state = configured.apply_joint(state, answers).state
-    assert seen > 100
+    assert seen > 40  # every kind of the opening rounds, dozens of decisions
 
 
 @pytest.mark.parametrize("game", sorted({g for g, _ in game_counts()}))
