@@ -148,10 +148,10 @@ class Rollout:
                     score -= 2.0
                 elif last:
                     score += 8.0 + 2.0 * len(s.hands[o])  # an elimination hands over its cards
-                if o == self.target:
-                    score += TARGET_BONUS
                 elif owners.count(o) == len(owners):
                     score += 3.0  # breaks a continent
+                if o == self.target:
+                    score += TARGET_BONUS
                 if best is None or score > best[0]:
                     best = (score, t, n)
         if best is None:
