@@ -351,32 +351,6 @@ def test_rollout_attacks_favour_a_continent_and_a_last_territory():
     assert (attack.source, attack.target) == (tid("Siam"), tid("India"))
 
 
-def test_rollout_opponents_hunt_the_weakest_seat_or_a_far_stronger_one():
-    """Rollout opponents play as the table's heuristic AIs do with rising card sets: each
-    hunts the weakest other seat (its elimination hands over cards soonest), unless a seat
-    is far stronger than itself; an attack on the hunted seat beats an equal margin
-    elsewhere."""
-    rules = rules_for(3)
-    peru, brazil, venezuela = tid("Peru"), tid("Brazil"), tid("Venezuela")
-    owner = {t: t % 2 for t in range(42)}
-    owner.update({tid("Argentina"): 2, tid("Madagascar"): 2, peru: 1, brazil: 0})
-    state = make_state(rules, owner, armies={peru: 9, brazil: 3, tid("Argentina"): 3})
-    rollout = _started("strong", rules, 0).rollout  # type: ignore[attr-defined]
-    assert rollout.hunted(state, 1) == 2
-    # Seat 0 grows far stronger than the hunter: it is hunted instead.
-    for t in range(42):
-        if state.owner[t] == 0 and t != brazil:
-            state.armies[t] = 12
-    assert rollout.hunted(state, 1) == 0
-    # Peru borders Venezuela (its own), Brazil (seat 0) and Argentina (seat 2), three armies
-    # each: the same margin.
-    assert state.owner[venezuela] == 1
-    for hunted, target in ((2, tid("Argentina")), (0, brazil)):
-        rollout.target = hunted
-        attack = rollout.attack(state, 1)
-        assert (attack.source, attack.target) == (peru, target)
-
-
 @pytest.mark.parametrize("sets", ["progressive", "fixed"])
 def test_strong_trades_the_set_that_brings_the_territory_bonus(sets):
     """Of two sets worth the same, the one holding a card of its own territory (+2 armies on

@@ -29,10 +29,6 @@ ROLLOUT_STEPS = 400
 ROLL_KILL_SIZE = 5
 """Rollouts look for an elimination path (every seat, each turn) only against rivals down to
 this many territories: the search is too slow for every rollout step against larger ones."""
-TARGET_BONUS = 4.0
-"""What a rollout opponent adds to an attack on the seat it hunts (see :meth:`hunted`)."""
-THREAT = 1.95
-"""How far a seat's strength must exceed a hunter's before the hunter turns on it."""
 
 
 class Rollout:
@@ -61,7 +57,6 @@ class Rollout:
         captures = 0
         turn = s.turns
         kill: list[int] | None = None  # this turn's elimination path; None: not looked for
-        self.target = -1
         for _ in range(ROLLOUT_STEPS):
             phase = s.phase
             if phase == Phase.OVER:
@@ -78,7 +73,6 @@ class Rollout:
                 turn, captures, kill = s.turns, 0, None
                 if seat == me:
                     break
-                self.target = self.hunted(s, seat)
             if phase == Phase.ATTACK:
                 if kill is None:
                     kill = self.kill_path(s, seat, 0)
@@ -150,40 +144,11 @@ class Rollout:
                     score += 8.0 + 2.0 * len(s.hands[o])  # an elimination hands over its cards
                 elif owners.count(o) == len(owners):
                     score += 3.0  # breaks a continent
-                if o == self.target:
-                    score += TARGET_BONUS
                 if best is None or score > best[0]:
                     best = (score, t, n)
         if best is None:
             return None
         return Attack(best[1], best[2], 3, until=ROLL_UNTIL, reroll="auto")
-
-    def hunted(self, s: ClassicState, hunter: int) -> int:
-        """The seat an opponent's rollout turn hunts, as the table's heuristic AIs choose:
-        a seat far stronger than the hunter (the strongest of them), else the weakest seat,
-        the one whose elimination (and cards) comes soonest; -1 with no rival."""
-        g = self.g
-        armies = [0] * s.n
-        count = [0] * s.n
-        for t in range(g.size):
-            o = s.owner[t]
-            if o >= 0:
-                armies[o] += s.armies[t]
-                count[o] += 1
-        income = [max(3, c // 3) if c else 0 for c in count]
-        for c, members in enumerate(g.members):
-            first = s.owner[members[0]]
-            if first >= 0 and all(s.owner[t] == first for t in members):
-                income[first] += 2 * g.bonus[c]
-        defence = [1.25 * armies[p] + count[p] for p in range(s.n)]
-        strength = [armies[p] + income[p] + 2.0 * defence[p] for p in range(s.n)]
-        rivals = [p for p in range(s.n) if p != hunter and count[p]]
-        if not rivals:
-            return -1
-        top = max(rivals, key=lambda p: strength[p])
-        if strength[top] > THREAT * strength[hunter]:
-            return top
-        return min(rivals, key=lambda p: defence[p])
 
     def kill_path(self, s: ClassicState, me: int, extra: int) -> list[int]:
         """The path of a likely elimination by ``me`` this turn (see :func:`kill_plan`),
