@@ -4,6 +4,7 @@ within its share of the clock at a long move time too."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 from pathlib import Path
 
@@ -159,6 +160,30 @@ def test_the_value_is_trained_on_labelled_turn_starts():
     weights = train.fit(synthetic, 2, steps=150)
     assert weights[0] > 3 and abs(weights[1]) < 0.5
     assert train.log_loss(weights, synthetic) < train.log_loss([0.0, 0.0], synthetic)
+
+
+def test_recorded_games_are_labelled_by_their_winner(tmp_path):
+    """``train_value.py --views``: a game recorded elsewhere (``benchmarks/domination/run.py
+    --record``) gives one sample per turn-start view, its target the recorded winner."""
+    train = _train_value()
+    harness = Path(__file__).resolve().parent.parent / "benchmarks" / "domination" / "run.py"
+    spec = importlib.util.spec_from_file_location("domination_run", harness)
+    assert spec is not None and spec.loader is not None
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    rules = rules_for(3)
+    owner = {t: t % 3 for t in range(42)}
+    views = []
+    for seat in (1, 1):
+        state = make_state(rules, owner, seat=seat, phase=Phase.REINFORCE, to_place=4, round=2)
+        views.append({k: rules.view(state, seat)[k] for k in run.RECORDED})
+    lines = [{"winner": 2, "views": views}, {"winner": -1, "views": views}]
+    path = tmp_path / "views.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (game,) = train.recorded(path)  # a game without a winner is left out
+    assert len(game) == 2
+    for rows, target, mover in game:
+        assert target == [0.0, 0.0, 1.0] and mover == 1 and len(rows) == 3
 
 
 def _strong_part(module: str):

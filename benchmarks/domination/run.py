@@ -75,10 +75,22 @@ class Rollouts:
 COUNTERS: list[Rollouts] = []
 
 
+RECORDED = ("owner", "armies", "card_counts", "next_set_value", "players", "seat", "to_place")
+"""What ``--record`` keeps of the bot's view at each of its turn starts: what a learned value
+of the position (``bots/strong/train_value.py --views``) is computed from."""
+
+
 def play(
-    bridge: Bridge, game: ClassicGame, ids: dict[int, int], bot: Bot, seat: int, move_time: float
+    bridge: Bridge,
+    game: ClassicGame,
+    ids: dict[int, int],
+    bot: Bot,
+    seat: int,
+    move_time: float,
+    views: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One game to its end (or until the bot's seat is out); its record."""
+    """One game to its end (or until the bot's seat is out); its record. With ``views``, the
+    bot's view at each of its turn starts is appended to it (see :data:`RECORDED`)."""
     players = game.players
     declared = bool(getattr(bot, "always_max_defence", False))
     mirror = Mirror(game, seat, ids, tuple(declared if p == seat else True for p in range(players)))
@@ -116,12 +128,19 @@ def play(
         if action is None and stuck >= STUCK:
             action = game.default_action(state, seat)
         if action is None:
+            view = game.view(state, seat)
+            if (
+                views is not None
+                and options.kind == "reinforce"
+                and not view["conquered_this_turn"]
+            ):
+                views.append({k: view[k] for k in RECORDED})
             fields = envelope.local_request_fields(
                 game,
                 seat=seat,
                 request_id=len(think) + 1,
                 kind=options.kind,
-                view=game.view(state, seat),
+                view=view,
                 options=options,
                 listed=listed,
                 deadline_ms=int((move_time + bank) * 1000),
@@ -259,6 +278,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--move-time", type=float, default=0.05, help="seconds a decision")
     parser.add_argument("--out", type=Path, required=True, help="JSONL results file")
     parser.add_argument("--cache", type=Path, default=CACHE, help="bridge build folder")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        help="also append each game's turn-start views and winner here (JSONL), "
+        "for bots/strong/train_value.py --views",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.move_time <= 0:
         parser.error("--games and --move-time must be positive")
@@ -287,8 +312,9 @@ def main(argv: list[str] | None = None) -> int:
                 if bridge is None:
                     bridge = Bridge(command, log)
                 seat = number % args.players
+                views: list[dict[str, Any]] | None = [] if args.record else None
                 try:
-                    row = play(bridge, game, ids, load_bot(spec), seat, args.move_time)
+                    row = play(bridge, game, ids, load_bot(spec), seat, args.move_time, views)
                 except BridgeError as exc:
                     print(f"game {number}: {exc}; not recorded", file=sys.stderr)
                     bridge.close()
@@ -297,6 +323,9 @@ def main(argv: list[str] | None = None) -> int:
                 row = {**key, "game": number, "seat": seat, **row}
                 with open(args.out, "a", encoding="utf-8") as out:
                     out.write(json.dumps(row) + "\n")
+                if args.record:
+                    with open(args.record, "a", encoding="utf-8") as out:
+                        out.write(json.dumps({"winner": row["winner"], "views": views}) + "\n")
                 done[number] = row
                 print(
                     f"game {number} seat {seat}: {'won' if row['won'] else 'lost'} "

@@ -8,12 +8,18 @@ softmax over the seats of a linear score of their features, ``P(seat wins) =
 exp(w·f_seat) / Σ exp(w·f_other)``, fitted by full-batch gradient descent on the log loss
 with a little L2. It prints the fit against the uniform guess on held-out games.
 
-    python bots/strong/train_value.py [--games 2000] [--workers 2] [--seed 1]
+``--views FILE`` (repeatable) adds games recorded elsewhere, one JSON line each with the
+winner and the views of one seat at its turn starts: ``benchmarks/domination/run.py
+--record`` writes them from games against Domination's hard AI. Their held-out tenth is
+scored apart.
+
+    python bots/strong/train_value.py [--games 2000] [--workers 2] [--seed 1] [--views FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import multiprocessing
@@ -39,17 +45,68 @@ def _strong(module: str) -> Any:
     return bot_module(HERE, module)
 
 
+@functools.cache
+def _geometry() -> Any:
+    from arena.games.classic.board import classic_board
+
+    return _strong("geometry").Geometry(classic_board())
+
+
+def view_features(view: dict[str, Any]) -> dict[int, list[float]]:
+    """The features of every seat at a turn start, from the view of the seat to move."""
+    features: dict[int, list[float]] = _strong("features").seat_features(
+        _geometry(),
+        view["owner"],
+        view["armies"],
+        view["card_counts"],
+        (view.get("next_set_value") or 7) / 3,
+        view["players"],
+        view["seat"],
+        view["to_place"],
+    )
+    return features
+
+
+def labelled(
+    positions: list[tuple[dict[int, list[float]], int]], firsts: list[int]
+) -> list[Sample]:
+    """Samples of one game's positions, labelled by its winners (a shared first place
+    splits the win); positions with one seat left, or none of the winners, are dropped."""
+    samples: list[Sample] = []
+    for features, mover in positions:
+        seats = sorted(features)
+        if len(seats) < 2:
+            continue
+        target = [1.0 / len(firsts) if p in firsts else 0.0 for p in seats]
+        if sum(target) == 0:
+            continue
+        total = sum(target)
+        samples.append(
+            ([features[p] for p in seats], [x / total for x in target], seats.index(mover))
+        )
+    return samples
+
+
+def recorded(path: Path) -> list[list[Sample]]:
+    """The games of a ``--views`` file, each as its labelled samples."""
+    games = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        game = json.loads(line)
+        if game["winner"] < 0:
+            continue
+        positions = [(view_features(v), v["seat"]) for v in game["views"]]
+        games.append(labelled(positions, [game["winner"]]))
+    return games
+
+
 def play(seed: int) -> list[Sample]:
     """One game's positions, labelled by its result."""
     from arena.catalog import find_bot, load_bot
     from arena.games.classic import ClassicConfig
-    from arena.games.classic.board import classic_board
     from arena.games.classic.game import ClassicGame
     from arena.referee.match import play_match
     from arena.sdk import Answer, Bot, MatchInfo, Request
 
-    features_of = _strong("features").seat_features
-    geometry = _strong("geometry").Geometry(classic_board())
     rng = random.Random(seed)
     players = rng.choice(PLAYERS)
     positions: list[tuple[dict[int, list[float]], int]] = []
@@ -67,38 +124,14 @@ def play(seed: int) -> list[Sample]:
         def choose(self, request: Request) -> Answer:
             view = request.view
             if request.kind == "reinforce" and not view["conquered_this_turn"]:
-                worth = (view.get("next_set_value") or 7) / 3
-                features = features_of(
-                    geometry,
-                    view["owner"],
-                    view["armies"],
-                    view["card_counts"],
-                    worth,
-                    view["players"],
-                    view["seat"],
-                    view["to_place"],
-                )
-                positions.append((features, view["seat"]))
+                positions.append((view_features(view), view["seat"]))
             return self.inner.choose(request)
 
     bots: list[Bot] = [Recorder(load_bot(find_bot(rng.choice(LINEUP)))) for _ in range(players)]
     game = ClassicGame(ClassicConfig.parse({}, players))
     result = play_match(game, bots, seed)
     places = [s.place for s in result.seats]
-    firsts = [p for p in range(players) if places[p] == 1]
-    samples: list[Sample] = []
-    for features, mover in positions:
-        seats = sorted(features)
-        if len(seats) < 2:
-            continue
-        target = [1.0 / len(firsts) if p in firsts else 0.0 for p in seats]
-        if sum(target) == 0:
-            continue
-        total = sum(target)
-        samples.append(
-            ([features[p] for p in seats], [x / total for x in target], seats.index(mover))
-        )
-    return samples
+    return labelled(positions, [p for p in range(players) if places[p] == 1])
 
 
 def log_loss(weights: list[float], data: list[Sample]) -> float:
@@ -142,25 +175,38 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=HERE / "value.json")
+    parser.add_argument(
+        "--views", type=Path, action="append", default=[], help="recorded games (JSONL)"
+    )
     args = parser.parse_args()
     seeds = [args.seed * 1_000_003 + i for i in range(args.games)]
     with multiprocessing.Pool(args.workers) as pool:
         games = pool.map(play, seeds, chunksize=8)
-    held = max(1, len(games) // 10)
-    train = [s for g in games[held:] for s in g]
+    others = [g for path in args.views for g in recorded(path)]
+    held, held_others = max(1, len(games) // 10), len(others) // 10
+    train = [s for g in games[held:] + others[held_others:] for s in g]
     test = [s for g in games[:held] for s in g]
+    test_others = [s for g in others[:held_others] for s in g]
     names = _strong("features").FEATURES
     weights = fit(train, len(names))
     uniform = [0.0] * len(names)
-    report = {
+    report: dict[str, Any] = {
         "features": list(names),
         "weights": [round(w, 4) for w in weights],
         "games": len(games),
-        "positions": len(train) + len(test),
+        "positions": sum(len(g) for g in games),
         "held_out_log_loss": round(log_loss(weights, test), 4),
         "uniform_log_loss": round(log_loss(uniform, test), 4),
         "seed": args.seed,
     }
+    if others:
+        report["recorded"] = {
+            "files": [p.name for p in args.views],
+            "games": len(others),
+            "positions": sum(len(g) for g in others),
+            "held_out_log_loss": round(log_loss(weights, test_others), 4),
+            "uniform_log_loss": round(log_loss(uniform, test_others), 4),
+        }
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))
     return 0
