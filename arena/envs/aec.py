@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import logger, spaces
+from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from arena.envs.encoding import encoder_for
@@ -175,15 +175,7 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inf
     def render(self) -> str | None:
         """The narrator's text of what happened since the last render: returned in "ansi"
         mode, printed in "human" mode (where each step renders)."""
-        if self.render_mode is None:
-            logger.warn("render() was called without a render_mode (choose ansi or human)")
-            return None
-        text = self.narration.news(self.table.records)
-        if self.render_mode == "human":
-            if text:
-                print(text)
-            return None
-        return text
+        return self.narration.render(self.render_mode, self.table.records)
 
     def close(self) -> None:
         """Nothing to release: the game is in this process's memory."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gymnasium import logger
+
 from arena import games
 from arena.games.api import Game
 from arena.replays.text import record_blocks
@@ -40,3 +42,17 @@ class Narration:
         lines = [line for block in self.narrator(self.header, records) for line in block]
         fresh, self.told = lines[self.told :], len(lines)
         return "\n".join(fresh)
+
+    def render(self, mode: str | None, records: list[dict[str, Any]]) -> str | None:
+        """An environment's ``render()``: the news returned ("ansi") or printed ("human",
+        where each step renders); a warning without a render mode, as the field's
+        environments give."""
+        if mode is None:
+            logger.warn("render() was called without a render_mode (choose ansi or human)")
+            return None
+        text = self.news(records)
+        if mode == "human":
+            if text:
+                print(text)
+            return None
+        return text

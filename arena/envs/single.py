@@ -10,7 +10,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import logger, spaces
+from gymnasium import spaces
 
 from arena.envs.encoding import encoder_for
 from arena.envs.narration import Narration
@@ -129,15 +129,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def render(self) -> str | None:
         """The narrator's text since the last render: returned ("ansi") or printed ("human")."""
-        if self.render_mode is None:
-            logger.warn("render() was called without a render_mode (choose ansi or human)")
-            return None
-        text = self.narration.news(self.table.records)
-        if self.render_mode == "human":
-            if text:
-                print(text)
-            return None
-        return text
+        return self.narration.render(self.render_mode, self.table.records)
 
 
 def single_agent_env(
