@@ -34,6 +34,7 @@ from typing import Any
 
 EXIT_OK = 0
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 GAME = "classic"
 PLAYERS = 2
 OPPONENT = "random"
@@ -372,7 +373,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     started = time.monotonic()
     log(f"training against {OPPONENT} for {args.minutes:g} min (seed {args.seed})")
-    policy, curve, played = train(args.minutes, args.seed, args.episodes, log)
+    try:
+        policy, curve, played = train(args.minutes, args.seed, args.episodes, log)
+    except KeyboardInterrupt:
+        print("train_classic.py: interrupted: nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     trained_for = time.monotonic() - started
     note = f"{played} games, {trained_for / 60:.1f} min, seed {args.seed}"
     write_folder(args.out, policy, args.name, note)
@@ -382,8 +387,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line)
     print(f"wrote {args.out}: bot.toml, weights.npz, bot.py")
     if args.games:
+        sys.stdout.flush()
         log(f"playing {args.games} games against {OPPONENT} ...")
-        share, ahead, level, behind = evaluate(args.out, args.games, args.seed)
+        try:
+            share, ahead, level, behind = evaluate(args.out, args.games, args.seed)
+        except KeyboardInterrupt:
+            print(f"train_classic.py: interrupted: {args.out} is written", file=sys.stderr)
+            return EXIT_INTERRUPTED
         print(
             f"{args.name} v {OPPONENT}: {args.games} 2-player games (greedy, seats rotated): "
             f"ahead {ahead}, level {level}, behind {behind} (score {100 * share:.1f}%)"
