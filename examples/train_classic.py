@@ -389,6 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games:
         sys.stdout.flush()
         log(f"playing {args.games} games against {OPPONENT} ...")
+        began = time.monotonic()
         try:
             share, ahead, level, behind = evaluate(args.out, args.games, args.seed)
         except KeyboardInterrupt:
@@ -396,7 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_INTERRUPTED
         print(
             f"{args.name} v {OPPONENT}: {args.games} 2-player games (greedy, seats rotated): "
-            f"ahead {ahead}, level {level}, behind {behind} (score {100 * share:.1f}%)"
+            f"ahead {ahead}, level {level}, behind {behind} (score {100 * share:.1f}%), "
+            f"played in {time.monotonic() - began:.0f} s"
         )
     print(f"next: arena check-bot {args.out} && arena bots add {args.out}")
     return EXIT_OK
