@@ -9,6 +9,7 @@ also notes who went out, keeps the records the narrator tells, and builds observ
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -112,13 +113,18 @@ class Table:
         """How many of the due seat's choices the action space reaches."""
         return min(len(self.listed()), self.max_actions)
 
-    def action(self, index: Any) -> tuple[Any, bool]:
-        """The due seat's action for ``index`` of the action space, and whether the mask
-        allowed it: an index the mask closes plays the seat's default action (as the arena
-        does for an answer the game refuses); one outside the space is an error."""
-        if index is None or isinstance(index, bool) or not 0 <= index < self.max_actions:
+    def action(self, action: Any) -> tuple[Any, bool]:
+        """The due seat's action for ``action``, an index of the action space, and whether
+        the mask allowed it: an index the mask closes plays the seat's default action (as the
+        arena does for an answer the game refuses); anything else is an error."""
+        index: int | None
+        try:
+            index = None if isinstance(action, bool) else operator.index(action)
+        except TypeError:
+            index = None
+        if index is None or not 0 <= index < self.max_actions:
             raise ArenaError(
-                f"action {index!r} is outside the action space 0..{self.max_actions - 1}"
+                f"action {action!r} is outside the action space 0..{self.max_actions - 1}"
             )
         listed = self.listed()
         if index < len(listed):

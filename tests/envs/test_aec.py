@@ -96,7 +96,7 @@ def test_an_action_the_mask_closes_plays_the_default_and_one_outside_the_space_i
     env.step(allowed)  # closed by the mask: the seat's default claim
     assert env.infos[agent] == {"illegal_action": True}
     assert table.game.view(table.state, 0)["owner"][default.territory] == seat
-    for outside in (env.encoder.max_actions, -1, None):
+    for outside in (env.encoder.max_actions, -1, None, 1.5, True, "0"):
         with pytest.raises(ArenaError, match="outside the action space"):
             env.step(outside)
     env.step(0)
