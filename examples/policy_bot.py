@@ -10,10 +10,9 @@ action ``i`` means: ``choices[i]``). At play time it is greedy.
 The policy is linear: ``logits = weights @ observation + bias + position``, one row per
 action index; ``position`` adds, per decision kind (the observation's ``decision_kind``
 block), a learned score for the last of the decision's choices (where the game lists "end the
-attack", "end the turn", "no trade" and an occupation's largest move) and one for each
-choice's place in the list (0 for the first, 1 for the last: an occupation's army counts
-grow along it), so one policy can prefer a choice by what it is across decisions of any
-length. It was trained for one player count, whose observation layout the weights file keeps; in a
+attack", "end the turn", "no trade" and an occupation's largest move) and one for the place
+of each other choice in the list (0 for the first, 1 for the one before the last), so one
+policy can prefer a choice by what it is across decisions of any length. It was trained for one player count, whose observation layout the weights file keeps; in a
 game of another count the blocks whose length depends on the player count (the seats'
 holdings, figures, headquarters and missions) are left out and the rest is used as trained.
 """
@@ -43,6 +42,12 @@ KIND_BLOCK = "decision_kind"
 """The observation block naming the decision kind, one-hot: what the position terms read."""
 LAST, PLACE = 0, 1
 """The columns of ``position``: the last choice's score, the score per place in the list."""
+
+
+def places(allowed: int) -> Matrix:
+    """The place in the list of each choice but the last: 0 for the first, 1 for the one
+    before the last."""
+    return np.linspace(0.0, 1.0, allowed - 1, dtype=np.float32)
 
 
 class LinearPolicy:
@@ -80,8 +85,8 @@ class LinearPolicy:
         scores: Matrix = self.weights[:allowed] @ observation + self.bias[:allowed]
         last, place = observation[self.kinds] @ self.position
         scores[allowed - 1] += last
-        if allowed > 1:
-            scores += place * np.linspace(0.0, 1.0, allowed, dtype=np.float32)
+        if allowed > 2:
+            scores[: allowed - 1] += place * places(allowed)
         return scores
 
     def best(self, observation: Matrix, allowed: int) -> int:

@@ -5,7 +5,8 @@
 
 numpy only: a linear softmax over the action space (masked to the decision's choices) from
 the encoder's observation, trained by REINFORCE with a baseline (Adam steps) in the 2-player
-game, one seat against the bundled ``random`` bot (``arena.envs.single_agent_env``). An
+game, one seat against the bundled ``random`` bot (``arena.envs.single_agent_env``), the
+sampling cooled from temperature 1 towards greedy play (the bot plays greedily). An
 episode's return is its place's reward (+1 first, -1 second; the place the round cap's
 ranking gives when the game is stopped there) plus the territory margin at its end (mine
 minus the opponent's, over 42), so a lost game that was close still teaches something.
@@ -48,6 +49,14 @@ logit moves by about a hundredth per update, and Adam moves every weight alike, 
 games say little about too; larger steps leave the greedy choice to that noise."""
 POSITION_RATE = 0.05
 """Adam's step for the position terms (one pair per decision kind)."""
+COOLEST = 0.2
+"""The sampling temperature training ends at. The bot plays greedily, and a policy sampled
+at temperature 1 may win by its randomness alone: its greedy choices of different decision
+kinds need not fit together (say, reinforcing one territory but attacking from another).
+Cooling the sampling towards greedy play lets the games teach the greedy policy."""
+COOLED_BY = 0.7
+"""The share of the training (time, or games with ``--episodes``) by which the temperature
+has fallen linearly from 1 to :data:`COOLEST`; it stays there for the rest."""
 BASELINE_KEEP = 0.95
 """The baseline is a running mean of the returns: what it keeps of itself per game."""
 TERRITORY_FIGURE = 1
@@ -214,6 +223,10 @@ def train(
     played = 0
     while (now := time.monotonic()) < deadline and (episodes is None or played < episodes):
         minute = int((now - began) // 60)
+        done = (now - began) / (60 * minutes)
+        if episodes is not None:
+            done = max(done, played / episodes)
+        temperature = 1.0 - (1.0 - COOLEST) * min(1.0, done / COOLED_BY)
         observation, _ = env.reset(seed=int(rng.integers(0, 2**62)))
         seen: list[Any] = []
         allowed: list[int] = []
@@ -223,7 +236,7 @@ def train(
             k = int(observation["action_mask"].sum())
             action = 0
             if k > 1:
-                z = policy.logits(obs, k)
+                z = policy.logits(obs, k) / temperature
                 p = np.exp(z - z.max())
                 action = int(rng.choice(k, p=p / p.sum()))
                 seen.append(obs)
@@ -237,8 +250,10 @@ def train(
         ret = (1.0 if won else -1.0) + float(final[mine] - final[theirs])
         baseline = ret if baseline is None else BASELINE_KEEP * baseline + (1 - BASELINE_KEEP) * ret
         if chosen and ret != baseline:
-            grads = _gradients(policy, np.stack(seen), np.array(allowed), np.array(chosen))
-            scale = (ret - baseline) / len(chosen)
+            grads = _gradients(
+                policy, np.stack(seen), np.array(allowed), np.array(chosen), temperature
+            )
+            scale = (ret - baseline) / (len(chosen) * temperature)
             steps[0].step([grads[0] * scale, grads[1] * scale])
             steps[1].step([grads[2] * scale])
         played += 1
@@ -248,21 +263,23 @@ def train(
     return policy, curve, played
 
 
-def _gradients(policy: Any, x: Any, allowed: Any, chosen: Any) -> list[Any]:
+def _gradients(policy: Any, x: Any, allowed: Any, chosen: Any, temperature: float) -> list[Any]:
     """The gradients of the summed log-probabilities of the ``chosen`` actions (one per
-    row of observations ``x``, each among its first ``allowed``) by weights, bias and
-    position."""
+    row of observations ``x``, each among its first ``allowed``, sampled at
+    ``temperature``) by weights, bias and position, times the temperature."""
     import numpy as np
 
     rows = np.arange(len(chosen))
     index = np.arange(policy.max_actions)[None, :]
     open_ = index < allowed[:, None]
     last = (index == (allowed - 1)[:, None]).astype(np.float32)
-    place = np.where(open_, index / np.maximum(allowed - 1, 1)[:, None], 0.0).astype(np.float32)
+    before_last = (allowed - 1)[:, None]
+    place = np.where(index < before_last, index / np.maximum(before_last - 1, 1), 0.0)
+    place = place.astype(np.float32)
     kinds = x[:, policy.kinds]
     by_kind = kinds @ policy.position
     z = x @ policy.weights.T + policy.bias + by_kind[:, :1] * last + by_kind[:, 1:] * place
-    z = np.where(open_, z, -np.inf)
+    z = np.where(open_, z / temperature, -np.inf)
     p = np.exp(z - z.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     g = -p

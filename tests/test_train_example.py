@@ -109,12 +109,10 @@ def test_the_bot_plays_with_the_weights_in_its_folder(trained: Path) -> None:
 
     observation = encoder_for(game).encode(view, decision.kind)
     allowed = len(listed)
-    logits = (
-        saved["weights"][:allowed] @ observation
-        + saved["bias"][:allowed]
-        + observation[bot.trained.kinds] @ saved["position"][:, 1] * np.linspace(0, 1, allowed)
-    )
-    logits[allowed - 1] += observation[bot.trained.kinds] @ saved["position"][:, 0]
+    last, place = observation[bot.trained.kinds] @ saved["position"]
+    logits = saved["weights"][:allowed] @ observation + saved["bias"][:allowed]
+    logits[: allowed - 1] += place * np.linspace(0, 1, allowed - 1)
+    logits[allowed - 1] += last
     assert bot.choose(Request(**fields)) == int(np.argmax(logits))
 
 
