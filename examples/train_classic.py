@@ -417,7 +417,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"ahead {ahead}, level {level}, behind {behind} (score {100 * share:.1f}%), "
             f"played in {time.monotonic() - began:.0f} s"
         )
-    print(f"next: arena check-bot {args.out} && arena bots add {args.out}")
+    folder = str(args.out)
+    if not (args.out.is_absolute() or folder.startswith(".")):
+        folder = f"./{folder}"  # a bare name would be read as a bot's name
+    print(f"next: arena check-bot {folder} && arena bots add {folder}")
     return EXIT_OK
 
 
