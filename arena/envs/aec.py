@@ -15,11 +15,10 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from arena.envs.encoding import encoder_for
+from arena.envs.encoding import encoder_for, observation_space
 from arena.envs.narration import Narration
 from arena.envs.rewards import out_place, place_reward, place_rewards
 from arena.envs.table import ROUND_LIMIT, Table, configured
@@ -63,17 +62,8 @@ class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inf
         self.table = Table(self.game, self.encoder, list(self.possible_agents))
         self.table.recording = render_mode is not None
         self.narration = Narration(self.game, list(self.possible_agents))
-        size = self.encoder.observation_size()
         actions = self.encoder.max_actions
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: observation_space(self.encoder) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self._seeds = random.Random()
         self.seed = 0

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from arena import games
 from arena.errors import ConfigError
@@ -65,3 +66,14 @@ def encoder_for(game: Game[Any, Any, Any]) -> Encoder:
 def encoded_games() -> tuple[str, ...]:
     """The registered games that have an encoder module, in the registry's order."""
     return tuple(name for name in games.names() if games.layer_module(ENCODERS, name) is not None)
+
+
+def observation_space(encoder: Encoder) -> spaces.Dict:
+    """Every agent's observation space: the encoder's numbers and the action mask, as
+    PettingZoo's classic games (chess, connect four) shape theirs."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (encoder.observation_size(),), np.float32),
+            "action_mask": spaces.Box(0, 1, (encoder.max_actions,), np.int8),
+        }
+    )

@@ -12,7 +12,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from arena.envs.encoding import encoder_for
+from arena.envs.encoding import encoder_for, observation_space
 from arena.envs.narration import Narration
 from arena.envs.opponents import Opponent
 from arena.envs.rewards import out_place, place_reward, place_rewards
@@ -59,14 +59,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.table = Table(self.game, self.encoder, self.names)
         self.table.recording = render_mode is not None
         self.narration = Narration(self.game, self.names)
-        size, actions = self.encoder.observation_size(), self.encoder.max_actions
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-            }
-        )
-        self.action_space = spaces.Discrete(actions)
+        self.observation_space = observation_space(self.encoder)
+        self.action_space = spaces.Discrete(self.encoder.max_actions)
         self.episode_seed = 0
         """The game seed of the current episode."""
 
