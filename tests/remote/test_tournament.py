@@ -96,10 +96,11 @@ def test_a_remote_bot_that_never_connects_is_init_fail(tmp_path: Path) -> None:
         lines.wait_for(lambda line: "remote bot bystander connected" in line)
         try:
             # The absent bot costs each match its whole startup time; the local `random`
-            # needs enough of it to start on a loaded machine.
+            # plays in-process, so that time need not cover a process start on a loaded
+            # machine.
             done = arena(
-                "tournament", "run", *SMALL, "--startup-time", "8", "--db", db,
-                "--bot", "absent", "--bot", "random",
+                "tournament", "run", *SMALL, "--startup-time", "2", "--in-process",
+                "--db", db, "--bot", "absent", "--bot", "random",
             )  # fmt: skip
         finally:
             stop(bystander)
