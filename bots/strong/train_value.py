@@ -77,13 +77,11 @@ def labelled(
         seats = sorted(features)
         if len(seats) < 2:
             continue
-        target = [1.0 / len(firsts) if p in firsts else 0.0 for p in seats]
-        if sum(target) == 0:
+        winners = sum(1 for p in seats if p in firsts)
+        if winners == 0:
             continue
-        total = sum(target)
-        samples.append(
-            ([features[p] for p in seats], [x / total for x in target], seats.index(mover))
-        )
+        target = [1.0 / winners if p in firsts else 0.0 for p in seats]
+        samples.append(([features[p] for p in seats], target, seats.index(mover)))
     return samples
 
 
